@@ -1,0 +1,1 @@
+"""Teacher-LLM annotation of kernel units, and the verifiers that judge what the teacher writes."""

@@ -1,0 +1,7 @@
+"""`curate stats` (being written)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    del app

@@ -1,0 +1,137 @@
+"""The workspace: a directory of tables guarded by a lock, with a meta.json of stage runs.
+
+Tables are replaced whole (write to a temporary file, then rename), so a crash or a second
+process never leaves a half-written table behind. Only one `curate` process writes a workspace
+at a time: the others wait for the lock up to a timeout and then refuse with a clear message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from curate import __version__
+from curate.errors import UserError
+from schemas import SCHEMA_VERSION
+
+DEFAULT_WORKSPACE = Path("curate-workspace")
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def units(self) -> Path:
+        return self.root / "units.parquet"
+
+    @property
+    def benchmark(self) -> Path:
+        return self.root / "benchmark.parquet"
+
+    @property
+    def decisions(self) -> Path:
+        return self.root / "decisions.parquet"
+
+    @property
+    def journal(self) -> Path:
+        return self.root / "annotate.sqlite"
+
+    @property
+    def annotations(self) -> Path:
+        return self.root / "annotations.parquet"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def cache(self) -> Path:
+        """Clones of git sources live here."""
+        return self.root / "cache"
+
+    @property
+    def meta_path(self) -> Path:
+        return self.root / "meta.json"
+
+    def require(self, table: Path, produced_by: str) -> Path:
+        if not table.exists():
+            raise UserError(f"{table} does not exist: run `curate {produced_by}` on this workspace first")
+        return table
+
+    def create(self) -> None:
+        if self.root.exists() and not self.root.is_dir():
+            raise UserError(f"workspace {self.root} is a file: pass a directory with --workspace")
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def locked(self, wait_s: float = 30.0) -> Iterator[None]:
+        """Hold the workspace lock; wait up to `wait_s` for another process to release it."""
+        self.create()
+        lock_path = self.root / ".lock"
+        with open(lock_path, "a+") as handle:
+            deadline = time.monotonic() + wait_s
+            while True:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise UserError(
+                            f"workspace {self.root} is locked by another curate process; "
+                            "wait for it to finish or use another --workspace"
+                        ) from None
+                    time.sleep(0.2)
+            try:
+                handle.seek(0)
+                handle.truncate()
+                handle.write(str(os.getpid()))
+                handle.flush()
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+    def meta(self) -> dict[str, Any]:
+        if not self.meta_path.exists():
+            return {"schema_version": SCHEMA_VERSION, "tool_version": __version__, "runs": []}
+        try:
+            data: dict[str, Any] = json.loads(self.meta_path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"{self.meta_path} is unreadable ({exc}); remove it or use a new workspace") from None
+        if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
+            raise UserError(
+                f"workspace {self.root} was written by a newer curate (schema "
+                f"{data['schema_version']} > {SCHEMA_VERSION}); upgrade curate"
+            )
+        return data
+
+    def record_run(self, stage: str, **details: Any) -> None:
+        """Append a stage run to meta.json (atomically); secrets must never be passed here."""
+        data = self.meta()
+        data["schema_version"] = SCHEMA_VERSION
+        data["tool_version"] = __version__
+        data.setdefault("runs", []).append(
+            {"stage": stage, "at": datetime.now(UTC).isoformat(timespec="seconds"), **details}
+        )
+        write_text_atomic(self.meta_path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

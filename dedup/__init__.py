@@ -1,0 +1,1 @@
+"""dedup: normalisation, shingles, MinHash, LSH, clustering, leakage decisions, reports."""

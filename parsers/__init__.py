@@ -1,0 +1,1 @@
+"""parsers: libclang front end for AscendC, repository walker, extractors, classifier, licences."""

@@ -1,0 +1,50 @@
+"""Typed records that flow between the stages, and their Arrow / polars / datasets schemas.
+
+Every table in a workspace is described here once, as a slotted dataclass. The Arrow schema,
+the polars schema and the `datasets.Features` are derived from the dataclass annotations, so a
+column cannot drift between the parser that writes it and the stage that reads it.
+"""
+
+from schemas.arrow import arrow_schema, datasets_features, from_rows, polars_schema, to_rows, to_table
+from schemas.records import (
+    SCHEMA_VERSION,
+    Annotation,
+    Attempt,
+    BenchmarkItem,
+    Decision,
+    Diagnostic,
+    KernelClass,
+    KernelUnit,
+    OpDef,
+    Param,
+    TensorSpec,
+    TilingField,
+    stable_id,
+)
+from schemas.tables import read_records, read_table, write_records, write_table_atomic
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Annotation",
+    "Attempt",
+    "BenchmarkItem",
+    "Decision",
+    "Diagnostic",
+    "KernelClass",
+    "KernelUnit",
+    "OpDef",
+    "Param",
+    "TensorSpec",
+    "TilingField",
+    "arrow_schema",
+    "datasets_features",
+    "from_rows",
+    "polars_schema",
+    "read_records",
+    "read_table",
+    "to_rows",
+    "to_table",
+    "write_records",
+    "stable_id",
+    "write_table_atomic",
+]

@@ -1,0 +1,122 @@
+"""Derive Arrow, polars and `datasets` schemas from the record dataclasses, and convert rows.
+
+The dataclass annotations are the only source of truth: `str` -> string, `int` -> int64,
+`float` -> float64, `bool` -> bool, `list[X]` -> list<X>, a nested dataclass -> struct,
+`X | None` -> nullable X.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from typing import Any, TypeVar
+
+import pyarrow as pa
+
+T = TypeVar("T")
+
+_SCALARS: dict[type, pa.DataType] = {
+    str: pa.string(),
+    int: pa.int64(),
+    float: pa.float64(),
+    bool: pa.bool_(),
+}
+
+
+def _unwrap_optional(tp: Any) -> tuple[Any, bool]:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+        raise TypeError(f"unsupported union {tp!r}")
+    return tp, False
+
+
+def _arrow_type(tp: Any) -> pa.DataType:
+    tp, _ = _unwrap_optional(tp)
+    if tp in _SCALARS:
+        return _SCALARS[tp]
+    if typing.get_origin(tp) is list:
+        (item,) = typing.get_args(tp)
+        return pa.list_(_arrow_type(item))
+    if dataclasses.is_dataclass(tp):
+        return pa.struct(_fields(tp))
+    raise TypeError(f"no Arrow type for {tp!r}")
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _fields(cls: type) -> list[pa.Field]:
+    hints = _hints(cls)
+    # Every column is nullable in Arrow so that a table written before a column existed still
+    # reads; the dataclass defaults, not the Arrow schema, say what a missing value means.
+    return [pa.field(f.name, _arrow_type(hints[f.name])) for f in dataclasses.fields(cls)]
+
+
+@functools.cache
+def arrow_schema(cls: type) -> pa.Schema:
+    """The Arrow schema of a record class."""
+    return pa.schema(_fields(cls))
+
+
+def polars_schema(cls: type) -> Any:
+    """The polars schema of a record class (derived from the Arrow schema)."""
+    import polars as pl
+
+    return pl.from_arrow(arrow_schema(cls).empty_table()).schema  # type: ignore[union-attr]
+
+
+def datasets_features(cls: type) -> Any:
+    """The `datasets.Features` of a record class (derived from the Arrow schema)."""
+    from datasets import Features
+
+    return Features.from_arrow_schema(arrow_schema(cls))
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list):
+        return [_to_plain(v) for v in value]
+    return value
+
+
+def to_rows(records: typing.Iterable[Any]) -> list[dict[str, Any]]:
+    return [_to_plain(r) for r in records]
+
+
+def to_table(cls: type, records: typing.Iterable[Any]) -> pa.Table:
+    """Records -> Arrow table with exactly the schema of `cls`."""
+    return pa.Table.from_pylist(to_rows(records), schema=arrow_schema(cls))
+
+
+def _from_plain(tp: Any, value: Any) -> Any:
+    tp, _ = _unwrap_optional(tp)
+    if value is None:
+        return None
+    if typing.get_origin(tp) is list:
+        (item,) = typing.get_args(tp)
+        return [_from_plain(item, v) for v in value]
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)  # type: ignore[arg-type]
+        known = {f.name for f in dataclasses.fields(tp)}
+        # A null in a non-optional column (a column added after the table was written) takes
+        # the field's default.
+        return tp(
+            **{
+                k: _from_plain(hints[k], v)
+                for k, v in value.items()
+                if k in known and (v is not None or _unwrap_optional(hints[k])[1])
+            }
+        )
+    return value
+
+
+def from_rows(cls: type[T], rows: typing.Iterable[dict[str, Any]]) -> list[T]:
+    """Plain rows (from Arrow/polars `to_pylist`/`to_dicts`) -> records of `cls`."""
+    return [_from_plain(cls, row) for row in rows]

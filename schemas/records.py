@@ -1,0 +1,174 @@
+"""The records themselves. Field order is column order."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+# Bump when a column is added, removed or changes meaning; stored in every workspace's meta.json.
+SCHEMA_VERSION = 1
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    """One finding of a parser or verifier check, named so it can be counted and fed back."""
+
+    check: str  # e.g. "clang", "include", "grounding.api_exists"
+    severity: str  # "error" | "warning" | "note"
+    message: str
+    path: str = ""
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Param:
+    """A function or template parameter: `GM_ADDR x` -> Param("x", "GM_ADDR")."""
+
+    name: str
+    type: str
+
+
+@dataclass(slots=True)
+class KernelClass:
+    name: str
+    methods: list[str] = field(default_factory=list)
+    template_params: list[Param] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TilingField:
+    name: str
+    type: str
+    array_size: int = 0  # TILING_DATA_FIELD_DEF_ARR / C arrays; 0 for scalars
+
+
+@dataclass(slots=True)
+class TensorSpec:
+    """One OpDef input or output: `this->Input("x").DataType({...}).Format({...})`."""
+
+    name: str
+    param_type: str = "REQUIRED"
+    dtypes: list[str] = field(default_factory=list)
+    formats: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class OpDef:
+    op_type: str = ""
+    inputs: list[TensorSpec] = field(default_factory=list)
+    outputs: list[TensorSpec] = field(default_factory=list)
+    attrs: list[Param] = field(default_factory=list)
+    socs: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class KernelUnit:
+    """One kernel entry (`__global__ __aicore__` function) with what is needed to understand it."""
+
+    unit_id: str
+    source: str  # the name given at ingest (`--name`, default: directory name)
+    origin_url: str  # `git remote get-url origin`, "" when not a git repository
+    commit: str  # HEAD commit, "" when not a git repository
+    path: str  # entry file, relative to the repository root, POSIX separators
+    layout: str  # msopgen | direct-invoke | single-source | catlass | benchmark-task | standalone
+    op_name: str
+    kernel_name: str
+    params: list[Param] = field(default_factory=list)
+    template_params: list[Param] = field(default_factory=list)
+    kernel_classes: list[KernelClass] = field(default_factory=list)
+    tiling_struct: str = ""
+    tiling_fields: list[TilingField] = field(default_factory=list)
+    tiling_keys: list[int] = field(default_factory=list)
+    host_tiling: str = ""  # name of the host tiling function, "" when none was found
+    op_def: OpDef | None = None
+    apis: list[str] = field(default_factory=list)  # AscendC APIs called, sorted unique
+    queue_positions: list[str] = field(default_factory=list)  # e.g. ["VECIN", "VECOUT"]
+    buffer_num: int = 0  # largest queue buffer count seen (2 = double buffering); 0 unknown
+    core_type: str = "vector"  # vector | cube | mixed
+    category: str = "other"
+    level: int = 1
+    license: str = "unknown"  # SPDX id, a known licence name, or "unknown"
+    code: str = ""  # entry file plus the repository-local headers it includes, each once
+    host_code: str = ""  # op_host sources, or the host main of a direct-invoke sample
+    includes: list[str] = field(default_factory=list)  # repository-local files assembled into code
+    preprocessor: list[str] = field(default_factory=list)  # macros defined for the parse (the branch seen)
+    loc: int = 0
+    parse_status: str = "full"  # full | partial
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class BenchmarkItem:
+    """One benchmark task. Its answer kernels are what a training set must not contain."""
+
+    item_id: str
+    benchmark: str  # the name given at ingest
+    task_name: str  # e.g. "AddCustom", or the id column of a table benchmark
+    op_name: str  # normalised later for name matching; kept as the task names it
+    level: int  # 0 when the benchmark does not say
+    category: str
+    path: str  # task directory (or file) relative to the benchmark root
+    answers: list[str] = field(default_factory=list)  # assembled kernel code, one per answer/<k>
+    answer_paths: list[str] = field(default_factory=list)
+    reference: str = ""  # PyTorch reference when the benchmark gives one
+    description: str = ""  # api_desc.md or the task text
+    license: str = "unknown"
+    origin_url: str = ""
+    commit: str = ""
+
+
+@dataclass(slots=True)
+class Decision:
+    """The dedup verdict for one corpus unit, with the evidence that decided it."""
+
+    unit_id: str
+    decision: str  # keep | duplicate | leak
+    cluster_id: str = ""
+    match_id: str = ""  # unit_id of the kept representative, or item_id of the benchmark item
+    match_source: str = ""
+    match_path: str = ""
+    score: float = 0.0
+    method: str = ""  # exact | jaccard | containment | name
+    name_match: str = ""  # benchmark task whose normalised name equals this unit's op name
+
+
+@dataclass(slots=True)
+class Annotation:
+    """The teacher's reasoning for one unit and the verifier's verdict on it."""
+
+    unit_id: str
+    teacher_model: str
+    prompt_version: str
+    instruction: str
+    reasoning: str
+    answer: str
+    verdict: str  # accepted | rejected | failed | pending
+    attempts: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    created_at: str = ""
+    teacher_fingerprint: str = ""
+    generation_params: str = ""  # JSON of temperature, top_p, max_tokens, seed
+
+
+@dataclass(slots=True)
+class Attempt:
+    """One teacher response for one unit in one verification round. Rejected attempts are kept:
+    with an accepted attempt of the same unit they form a preference pair (chosen/rejected)."""
+
+    unit_id: str
+    round: int  # 1 for the first answer, 2 for the first retry with feedback, ...
+    reasoning: str
+    verdict: str  # accepted | rejected | failed
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    teacher_model: str = ""
+    prompt_version: str = ""
+    created_at: str = ""
+
+
+def stable_id(*parts: str) -> str:
+    """A short, stable content hash: the same inputs give the same id on every machine."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:16]

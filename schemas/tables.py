@@ -1,0 +1,54 @@
+"""Reading and writing workspace tables: a table is replaced whole, or not at all."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from schemas.arrow import arrow_schema, from_rows, to_table
+
+T = TypeVar("T")
+
+
+def write_table_atomic(path: Path, table: pa.Table) -> None:
+    """Write a parquet file next to `path` and rename it into place.
+
+    A crash leaves either the old table or the new one, never a half-written file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_records(path: Path, cls: type, records: list[Any]) -> None:
+    write_table_atomic(path, to_table(cls, records))
+
+
+def read_table(path: Path, cls: type | None = None) -> pa.Table:
+    """Read a table; with `cls`, cast to its schema (columns added later read as nulls)."""
+    table = pq.read_table(path)
+    if cls is None:
+        return table
+    schema = arrow_schema(cls)
+    columns = []
+    for fld in schema:
+        if fld.name in table.column_names:
+            columns.append(table.column(fld.name).cast(fld.type))
+        else:
+            columns.append(pa.nulls(table.num_rows, fld.type))
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def read_records(path: Path, cls: type[T]) -> list[T]:
+    return from_rows(cls, read_table(path, cls).to_pylist())

@@ -1,0 +1,1 @@
+"""Tests: unit and end-to-end."""
