@@ -168,6 +168,57 @@ class Attempt:
     created_at: str = ""
 
 
+@dataclass(slots=True)
+class DatasetRow:
+    """One published Ascend-CoT example (`curate build` -> DIR/dataset.parquet; the `raw` config).
+
+    Only units that dedup kept and whose annotation the verifier accepted (rejected ones too with
+    `--include-rejected`, published as their own config). Provenance columns follow The Stack's."""
+
+    id: str  # the unit_id: stable across builds
+    instruction: str
+    reasoning: str
+    answer: str  # the real kernel code
+    op_name: str
+    kernel_name: str
+    category: str
+    level: int
+    core_type: str
+    apis: list[str] = field(default_factory=list)
+    source: str = ""
+    origin_url: str = ""
+    commit: str = ""
+    path: str = ""
+    license: str = "unknown"
+    teacher_model: str = ""
+    prompt_version: str = ""
+    verifier: list[str] = field(default_factory=list)  # the verification checks that ran on this row
+    verdict: str = "accepted"
+    rounds: int = 0  # teacher rounds until the verdict (1 = first answer)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    # Workspace only (not a published column): train | validation, from a hash of the operator.
+    split: str = "train"
+
+
+@dataclass(slots=True)
+class PreferencePair:
+    """A DPO pair from the verification rounds of one unit (`curate build` -> DIR/preference.parquet):
+    chosen = the accepted reasoning, rejected = a rejected attempt of the same unit."""
+
+    id: str  # stable_id(unit_id, chosen round, rejected round)
+    unit_id: str
+    instruction: str
+    answer: str  # the real kernel code, shared by both sides
+    chosen: str  # reasoning of the accepted attempt
+    rejected: str  # reasoning of the rejected attempt
+    chosen_round: int = 0
+    rejected_round: int = 0
+    rejected_checks: list[str] = field(default_factory=list)  # checks the rejected attempt failed
+    license: str = "unknown"
+    split: str = "train"  # workspace only, as in DatasetRow
+
+
 def stable_id(*parts: str) -> str:
     """A short, stable content hash: the same inputs give the same id on every machine."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
