@@ -67,7 +67,9 @@ def load_config(
         for key, raw in table.items():
             field = key.replace("-", "_")
             if field not in names:
-                raise UserError(f"{path}: unknown key {key!r} in [{section}]; known: {', '.join(sorted(names))}")
+                raise UserError(
+                    f"{path}: unknown key {key!r} in [{section}]; known: {', '.join(sorted(names))}"
+                )
             values[field] = _coerce(f"{path} [{section}] {key}", hints[field], raw)
 
     env = os.environ if environ is None else environ

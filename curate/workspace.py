@@ -106,7 +106,9 @@ class Workspace:
         try:
             data: dict[str, Any] = json.loads(self.meta_path.read_text())
         except (OSError, json.JSONDecodeError) as exc:
-            raise UserError(f"{self.meta_path} is unreadable ({exc}); remove it or use a new workspace") from None
+            raise UserError(
+                f"{self.meta_path} is unreadable ({exc}); remove it or use a new workspace"
+            ) from None
         if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
             raise UserError(
                 f"workspace {self.root} was written by a newer curate (schema "

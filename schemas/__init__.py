@@ -46,9 +46,9 @@ __all__ = [
     "polars_schema",
     "read_records",
     "read_table",
+    "stable_id",
     "to_rows",
     "to_table",
     "write_records",
-    "stable_id",
     "write_table_atomic",
 ]

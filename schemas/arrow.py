@@ -41,7 +41,7 @@ def _arrow_type(tp: Any) -> pa.DataType:
     if typing.get_origin(tp) is list:
         (item,) = typing.get_args(tp)
         return pa.list_(_arrow_type(item))
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return pa.struct(_fields(tp))
     raise TypeError(f"no Arrow type for {tp!r}")
 
@@ -102,8 +102,8 @@ def _from_plain(tp: Any, value: Any) -> Any:
     if typing.get_origin(tp) is list:
         (item,) = typing.get_args(tp)
         return [_from_plain(item, v) for v in value]
-    if dataclasses.is_dataclass(tp):
-        hints = _hints(tp)  # type: ignore[arg-type]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
         known = {f.name for f in dataclasses.fields(tp)}
         # A null in a non-optional column (a column added after the table was written) takes
         # the field's default.

@@ -1,0 +1,133 @@
+"""Wiring of `curate ingest`: resolve the source, run the parser, replace that source's rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate.errors import UserError
+from curate.sources import clone, default_name, local_directory, looks_like_git_url
+from curate.workspace import Workspace
+from parsers.benchmark import ingest_benchmark
+from parsers.config import IngestConfig
+from parsers.files import Skip
+from parsers.ingest import Progress, ingest_directory
+from parsers.provenance import provenance
+from parsers.units import SourceInfo
+from schemas import BenchmarkItem, KernelUnit, read_records, write_records
+
+_TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
+
+
+@dataclass
+class IngestSummary:
+    source: str
+    table: Path
+    files_seen: int = 0
+    rows: int = 0  # units, or benchmark items
+    entry_files: int = 0
+    partial: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    kind: str = "corpus"
+
+    def line(self) -> str:
+        reasons = Counter(s.reason.split(" (")[0] for s in self.skipped)
+        skipped = ", ".join(f"{n} {r}" for r, n in reasons.most_common())
+        what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind})"
+        partial = f", {self.partial} partial parses" if self.kind == "corpus" else ""
+        return (
+            f"ingest {self.source}: {self.files_seen} files seen, {self.rows} {what}"
+            + (f" from {self.entry_files} entry files" if self.kind == "corpus" else "")
+            + partial
+            + f", {len(self.skipped)} skipped"
+            + (f" ({skipped})" if skipped else "")
+            + f" -> {self.table}"
+        )
+
+
+def _source_dir(source: str, ws: Workspace, name: str) -> Path:
+    if looks_like_git_url(source) and not Path(source).is_dir():
+        return clone(source, ws.cache, name)
+    return local_directory(source)
+
+
+def _source_info(root: Path, name: str) -> SourceInfo:
+    prov = provenance(root)
+    try:
+        prefix = root.resolve().relative_to(prov.repo_root).as_posix()
+    except ValueError:
+        prefix = ""
+    return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
+
+
+def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: list[Any]) -> None:
+    """Rows of other sources are kept; this source's rows are replaced (re-ingest is idempotent)."""
+    kept: list[Any] = [r for r in read_records(path, cls) if getattr(r, key) != name] if path.exists() else []
+    rows = kept + new_rows
+    rows.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
+    write_records(path, cls, rows)
+
+
+def _table_benchmark(source: str, name: str, code_column: str, id_column: str | None) -> list[BenchmarkItem]:
+    from dedup.sources import benchmark_from_table  # the table loader belongs to the dedup stage
+
+    try:
+        return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)
+    except (ValueError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def run_ingest(
+    source: str,
+    ws: Workspace,
+    name: str | None,
+    benchmark: bool,
+    config: IngestConfig,
+    code_column: str | None = None,
+    id_column: str | None = None,
+    progress: Progress | None = None,
+) -> IngestSummary:
+    name = name or default_name(source)
+    is_table = source.endswith(_TABLE_SUFFIXES) or (
+        benchmark and not Path(source).exists() and not looks_like_git_url(source) and source.count("/") == 1
+    )
+    if benchmark and (is_table or code_column):
+        if not code_column:
+            raise UserError(f"{source} is a table: say which column holds the kernel code with --code-column")
+        items = _table_benchmark(source, name, code_column, id_column)
+        if not items:
+            raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
+        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, items)
+        return IngestSummary(name, ws.benchmark, files_seen=0, rows=len(items), kind="table")
+    if is_table and not benchmark:
+        raise UserError(
+            f"{source} is a table; corpus sources are directories or git URLs (tables go with --benchmark)"
+        )
+
+    root = _source_dir(source, ws, name)
+    info = _source_info(root, name)
+    if benchmark:
+        bench = ingest_benchmark(root, info, config, progress)
+        if not bench.items:
+            raise UserError(
+                f"no benchmark items in {source} ({bench.files_seen} files seen): expected AscendC kernels "
+                "(tasks/level<N>/<Category>/<Op>/answer/<k>/...) or PyTorch reference .py files"
+            )
+        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, bench.items)
+        return IngestSummary(
+            name, ws.benchmark, bench.files_seen, len(bench.items), skipped=bench.skipped, kind=bench.kind
+        )
+
+    result = ingest_directory(root, info, config, progress)
+    if not result.units:
+        raise UserError(
+            f"no AscendC kernel entry (a __global__ __aicore__ function definition) found in {source} "
+            f"({result.files_seen} files seen, {len(result.skipped)} skipped); nothing was written"
+        )
+    units: list[KernelUnit] = result.units
+    _replace_rows(ws.units, KernelUnit, "source", name, units)
+    return IngestSummary(
+        name, ws.units, result.files_seen, len(units), result.entry_files, result.partial, result.skipped
+    )

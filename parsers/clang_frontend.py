@@ -1,0 +1,240 @@
+"""libclang front end for AscendC without the CANN toolkit.
+
+Plain clang cannot read AscendC: `__aicore__`, `__global__`, `__gm__`, `GM_ADDR` and the
+`<<<...>>>` launch syntax are not C++, and the vendor headers are absent. We therefore
+- predefine the keywords in a prelude: `__global__` and `__aicore__` become `annotate`
+  attributes, so a cursor still tells a kernel entry from a helper;
+- give every include that is not in the repository an empty stub, and search no system
+  directory, so a parse depends on the repository alone and gives the same result everywhere;
+- rewrite `<<<...>>>` into a comment of the same length, so line and column numbers hold;
+- parse with incomplete-TU tolerance and no error limit: clang still yields the entry
+  FUNCTION_DECL and the kernel classes with their methods despite the semantic errors,
+  which are kept as diagnostics (the unit is then `partial`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clang.cindex as ci
+
+from schemas import Diagnostic, KernelClass, Param, TilingField
+
+VIRTUAL_ROOT = "/__curate__"
+PRELUDE_PATH = f"{VIRTUAL_ROOT}/ascendc_prelude.h"
+STUB_DIR = f"{VIRTUAL_ROOT}/stubs"
+
+# Written for this project: just enough declarations for the parser to see structure.
+PRELUDE = r"""
+#define __aicore__ __attribute__((annotate("ascendc_aicore")))
+#define __global__ __attribute__((annotate("ascendc_global")))
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __ssbuf__
+#define __inline__ inline
+#define __simt_vf__
+#define __simt_callee__
+#define LAUNCH_BOUND(n)
+#define GM_ADDR __gm__ uint8_t*
+#define CATLASS_GLOBAL __global__ __aicore__
+#define CATLASS_DEVICE __aicore__ inline
+#define CATLASS_HOST_DEVICE __aicore__ inline
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long int64_t;
+typedef unsigned long uint64_t;
+typedef unsigned long size_t;
+typedef __fp16 half;
+typedef __bf16 bfloat16_t;
+namespace AscendC {}
+"""
+
+_LAUNCH_RE = re.compile(r"<<<([^;{}]*?)>>>")
+_TEMPLATE_PARAM_KINDS = (
+    ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
+    ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER,
+    ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER,
+)
+_FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE)
+_CLASS_KINDS = (
+    ci.CursorKind.CLASS_DECL,
+    ci.CursorKind.STRUCT_DECL,
+    ci.CursorKind.CLASS_TEMPLATE,
+    ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
+)
+_METHOD_KINDS = (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE)
+
+
+def rewrite_launches(text: str) -> str:
+    """`k<<<grid, nullptr, stream>>>(args)` -> `k/*<grid, nullptr, stream>*/(args)`, same length."""
+    if "<<<" not in text:
+        return text
+    return _LAUNCH_RE.sub(lambda m: "/*<" + m.group(1).replace("*/", "* ") + ">*/", text)
+
+
+@dataclass(slots=True)
+class Entry:
+    name: str
+    file: str  # relative path of the file that defines it
+    line: int
+    params: list[Param]
+    template_params: list[Param]
+    body: str  # source text of the definition, for finding which entries call which
+
+
+@dataclass(slots=True)
+class StructDef:
+    name: str
+    fields: list[TilingField]
+
+
+@dataclass(slots=True)
+class ClangFacts:
+    entries: list[Entry] = field(default_factory=list)
+    classes: list[KernelClass] = field(default_factory=list)
+    structs: dict[str, StructDef] = field(default_factory=dict)
+    defined_functions: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    error_count: int = 0
+
+
+def parse_unit(
+    index: ci.Index,
+    root: Path,
+    files: list[str],
+    texts: dict[str, str],
+    external: list[str],
+    include_dirs: list[str],
+    defines: list[str],
+    std: str = "c++17",
+) -> ClangFacts:
+    """Parse the entry file `files[0]` with the repository-local headers in `files` visible."""
+    entry_abs = str(root / files[0])
+    unsaved = [(PRELUDE_PATH, PRELUDE)]
+    unsaved += [(f"{STUB_DIR}/{name}", "") for name in external]
+    for rel in files:
+        rewritten = rewrite_launches(texts[rel])
+        if rewritten is not texts[rel]:
+            unsaved.append((str(root / rel), rewritten))
+    args = [
+        "-x",
+        "c++",
+        f"-std={std}",
+        "-nostdinc",
+        "-nostdinc++",
+        "-nobuiltininc",
+        "-ferror-limit=0",
+        "-Wno-everything",
+        "-include",
+        PRELUDE_PATH,
+        *[f"-I{root / d}" if d else f"-I{root}" for d in include_dirs],
+        f"-I{STUB_DIR}",
+        *[f"-D{d}" for d in defines],
+    ]
+    try:
+        tu = index.parse(
+            entry_abs, args=args, unsaved_files=unsaved, options=ci.TranslationUnit.PARSE_INCOMPLETE
+        )
+    except ci.TranslationUnitLoadError as exc:
+        return ClangFacts(
+            diagnostics=[Diagnostic("clang", "error", f"libclang could not parse: {exc}", files[0])]
+        )
+    rel_of = {str(root / rel): rel for rel in files}
+    facts = ClangFacts()
+    _collect(tu.cursor, rel_of, facts, texts)
+    for diag in tu.diagnostics:
+        if diag.severity < ci.Diagnostic.Error:
+            continue
+        facts.error_count += 1
+        location = diag.location
+        path = location.file.name if location.file else ""
+        facts.diagnostics.append(
+            Diagnostic("clang", "error", diag.spelling, rel_of.get(path, path), location.line)
+        )
+    return facts
+
+
+def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts: dict[str, str]) -> None:
+    for child in cursor.get_children():
+        location = child.location
+        rel = rel_of.get(location.file.name) if location.file else None
+        if rel is None:
+            continue  # the prelude, a stub, or a file outside the unit
+        kind = child.kind
+        if kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL):
+            _collect(child, rel_of, facts, texts)
+        elif kind in _FUNCTION_KINDS and child.is_definition():
+            facts.defined_functions.add(child.spelling)
+            if _is_global(child):
+                facts.entries.append(_entry(child, rel, texts[rel]))
+        elif kind in _CLASS_KINDS and child.is_definition():
+            _class(child, facts)
+
+
+def _is_global(cursor: ci.Cursor) -> bool:
+    return any(
+        c.kind == ci.CursorKind.ANNOTATE_ATTR and c.spelling == "ascendc_global"
+        for c in cursor.get_children()
+    )
+
+
+def _entry(cursor: ci.Cursor, rel: str, text: str) -> Entry:
+    params = [
+        Param(c.spelling, _decl_type(c)) for c in cursor.get_children() if c.kind == ci.CursorKind.PARM_DECL
+    ]
+    return Entry(
+        name=cursor.spelling,
+        file=rel,
+        line=cursor.location.line,
+        params=params,
+        template_params=_template_params(cursor),
+        body=text[cursor.extent.start.offset : cursor.extent.end.offset],
+    )
+
+
+def _template_params(cursor: ci.Cursor) -> list[Param]:
+    out = []
+    for c in cursor.get_children():
+        if c.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+            out.append(Param(c.spelling, "typename"))
+        elif c.kind in _TEMPLATE_PARAM_KINDS:
+            out.append(Param(c.spelling, _decl_type(c)))
+    return out
+
+
+def _decl_type(cursor: ci.Cursor) -> str:
+    """The declared type as written (`GM_ADDR`, not its expansion), from the declaration's tokens."""
+    tokens = [t.spelling for t in cursor.get_tokens()]
+    if cursor.spelling and cursor.spelling in tokens:
+        tokens = tokens[: len(tokens) - 1 - tokens[::-1].index(cursor.spelling)]
+    written = " ".join(tokens).replace(" :: ", "::").replace(" < ", "<").replace(" >", ">").replace(" *", "*")
+    return written or cursor.type.spelling
+
+
+def _class(cursor: ci.Cursor, facts: ClangFacts) -> None:
+    methods: list[str] = []
+    fields: list[TilingField] = []
+    for c in cursor.get_children():
+        if c.kind in _METHOD_KINDS:
+            facts.defined_functions.add(c.spelling)
+            if c.spelling not in methods:
+                methods.append(c.spelling)
+        elif c.kind == ci.CursorKind.FIELD_DECL:
+            size = c.type.get_array_size()
+            element = c.type.get_array_element_type().spelling if size > 0 else _decl_type(c)
+            fields.append(TilingField(c.spelling, element, max(size, 0)))
+    if methods:
+        facts.classes.append(KernelClass(cursor.spelling, methods, _template_params(cursor)))
+    elif fields and cursor.spelling:
+        facts.structs.setdefault(cursor.spelling, StructDef(cursor.spelling, fields))

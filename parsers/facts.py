@@ -1,0 +1,152 @@
+"""Facts read from source text: API calls, tiling macros, tiling keys, queues, core type.
+
+These are macros or call sites whose callees are declared in the vendor headers we do not
+have, so clang's AST cannot resolve them; the text after comment and string stripping can.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+from schemas import TilingField
+
+_COMMENT_OR_STRING_RE = re.compile(
+    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
+)
+_CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}]*?>)?\s*\(")
+# Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
+_DAG_OP_RE = re.compile(r"\bVec\s*::\s*([A-Z]\w*)")
+# The C-style and SIMT interface (`asc_vf_call<...>(...)`, `asc_copy_gm2ub(...)`).
+_C_API_RE = re.compile(r"\b(asc_\w+)\s*(?:<[^;(){}]*?>)?\s*\(")
+_TILING_BEGIN_RE = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+_TILING_FIELD_RE = re.compile(
+    r"\bTILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:(\w+)\s*,\s*)?(\w+)\s*\)"
+)
+_TILING_STRUCT_USE_RE = re.compile(
+    r"\b(?:GET_TILING_DATA_WITH_STRUCT|REGISTER_TILING_DEFAULT|GET_TILING_DATA_PTR_WITH_STRUCT)\s*\(\s*([\w:]+)"
+)
+_TILING_KEY_RE = re.compile(r"\bTILING_KEY_IS\s*\(\s*([^)]+?)\s*\)")
+_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?([0-9]+)[uUlL]*\)?[ \t]*$", re.MULTILINE)
+_CONST_RE = re.compile(r"\b(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*\(?([0-9]+)[uUlL]*\)?\s*;")
+_POSITION_RE = re.compile(r"\b(?:QuePosition|TPosition)\s*::\s*(\w+)")
+_QUE_RE = re.compile(r"\bTQue\s*<\s*[\w:]+\s*,\s*([\w:]+)\s*[,>]")
+_QUE_BIND_RE = re.compile(r"\bTQueBind\s*<\s*[\w:]+\s*,\s*[\w:]+\s*,\s*([\w:]+)\s*[,>]")
+_INIT_BUFFER_RE = re.compile(r"\bInitBuffer\s*\(\s*\w+\s*,\s*([\w:]+)\s*,")
+
+CUBE_POSITIONS = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"}
+VECTOR_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
+CUBE_APIS = {"Mmad", "LoadData", "Fixpipe", "Matmul", "IterateAll", "SetTensorA", "SetTensorB", "GetTensorC"}
+VECTOR_ONLY_MARKERS = ("KERNEL_TYPE_AIV_ONLY", "ASCENDC_VECTOR_ONLY")
+CUBE_ONLY_MARKERS = ("KERNEL_TYPE_AIC_ONLY", "ASCENDC_CUBE_ONLY")
+MIXED_MARKERS = ("KERNEL_TYPE_MIX_", "CrossCoreSetFlag", "CrossCoreWaitFlag")
+# Calls that build values rather than run an operation.
+_NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
+
+
+@functools.cache
+def api_vocabulary() -> frozenset[str]:
+    text = resources.files("parsers").joinpath("data/ascendc_api_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def strip_comments(text: str) -> str:
+    """Blank out comments and string literals, keeping every newline (line numbers hold)."""
+
+    def blank(m: re.Match[str]) -> str:
+        s = m.group(0)
+        if s.startswith(("//", "/*")):
+            return re.sub(r"[^\n]", " ", s)
+        return s[0] + " " * (len(s) - 2) + s[-1]
+
+    return _COMMENT_OR_STRING_RE.sub(blank, text)
+
+
+def api_calls(code: str, defined_locally: set[str]) -> list[str]:
+    """AscendC APIs called in `code` (comments stripped), sorted unique.
+
+    A call counts when its name is in the AscendC vocabulary (or is written `AscendC::Name(`)
+    and the unit does not define a function or method of that name itself.
+    """
+    vocabulary = api_vocabulary()
+    found: set[str] = set()
+    for m in _CALL_RE.finditer(code):
+        name = m.group(2)
+        if name.endswith(_NOT_API_SUFFIXES) or name in defined_locally:
+            continue
+        if name in vocabulary or m.group(1):
+            found.add(name)
+    found.update(m.group(1) for m in _DAG_OP_RE.finditer(code))
+    found.update(m.group(1) for m in _C_API_RE.finditer(code) if m.group(1) not in defined_locally)
+    return sorted(found)
+
+
+def integer_constants(code: str) -> dict[str, int]:
+    """`#define NAME 3` and `constexpr T NAME = 3;` values, to resolve tiling keys and buffer counts."""
+    values = {m.group(1): int(m.group(2)) for m in _DEFINE_RE.finditer(code)}
+    values.update({m.group(1): int(m.group(2)) for m in _CONST_RE.finditer(code)})
+    return values
+
+
+def _resolve_int(token: str, constants: dict[str, int]) -> int | None:
+    token = token.strip().rstrip("uUlL")
+    if token.isdigit():
+        return int(token)
+    return constants.get(token.split("::")[-1])
+
+
+def tiling_macro_fields(text: str) -> tuple[str, list[TilingField]]:
+    """The first `BEGIN_TILING_DATA_DEF(Name)` block and its fields."""
+    begin = _TILING_BEGIN_RE.search(text)
+    if not begin:
+        return "", []
+    end = text.find("END_TILING_DATA_DEF", begin.end())
+    block = text[begin.end() : end if end >= 0 else len(text)]
+    fields = []
+    for m in _TILING_FIELD_RE.finditer(block):
+        kind, ftype, size, name = m.groups()
+        array_size = int(size) if kind == "_ARR" and size and size.isdigit() else 0
+        fields.append(TilingField(name, ftype, array_size))
+    return begin.group(1), fields
+
+
+def tiling_struct_names(code: str) -> list[str]:
+    """Structs the kernel names as its tiling data (`GET_TILING_DATA_WITH_STRUCT(T, ...)` etc.)."""
+    return list(dict.fromkeys(m.group(1).split("::")[-1] for m in _TILING_STRUCT_USE_RE.finditer(code)))
+
+
+def tiling_keys(code: str, constants: dict[str, int]) -> list[int]:
+    keys = {_resolve_int(m.group(1), constants) for m in _TILING_KEY_RE.finditer(code)}
+    return sorted(k for k in keys if k is not None)
+
+
+def queue_positions(code: str) -> list[str]:
+    return sorted(set(_POSITION_RE.findall(code)))
+
+
+def buffer_num(code: str, constants: dict[str, int]) -> int:
+    """The largest queue depth declared (`TQue<VECIN, 2>`, `InitBuffer(q, BUFFER_NUM, ...)`)."""
+    counts = [
+        _resolve_int(m.group(1), constants)
+        for regex in (_QUE_RE, _QUE_BIND_RE, _INIT_BUFFER_RE)
+        for m in regex.finditer(code)
+    ]
+    return max((c for c in counts if c is not None and 0 < c <= 64), default=0)
+
+
+def core_type(code: str, apis: list[str], positions: list[str]) -> str:
+    """vector | cube | mixed, from kernel-type markers, queue positions and cube APIs."""
+    if any(marker in code for marker in MIXED_MARKERS):
+        return "mixed"
+    # `if ASCEND_IS_AIC { return; }` guards appear in pure vector kernels too: only queue
+    # positions and cube APIs say which units a kernel really drives.
+    cube = bool(CUBE_POSITIONS & set(positions)) or bool(CUBE_APIS & set(apis))
+    vector = bool(VECTOR_POSITIONS & set(positions))
+    if any(marker in code for marker in CUBE_ONLY_MARKERS):
+        return "cube"
+    if any(marker in code for marker in VECTOR_ONLY_MARKERS):
+        return "vector"
+    if cube and vector:
+        return "mixed"
+    return "cube" if cube else "vector"

@@ -1,0 +1,77 @@
+"""The host side of an operator project (`op_host/`): the OpDef registration and the tiling function.
+
+OpDef registration is a chain of builder calls (`this->Input("x").ParamType(REQUIRED)
+.DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});`); we read it from the text, one
+statement at a time, which holds for every registration style seen in public repositories.
+"""
+
+from __future__ import annotations
+
+import re
+
+from parsers.facts import strip_comments
+from schemas import OpDef, Param, TensorSpec
+
+_OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*:\s*public\s+(?:ops::)?OpDef\b")
+_TENSOR_RE = re.compile(r"\bthis\s*->\s*(Input|Output|Attr)\s*\(\s*\"([^\"]+)\"\s*\)([^;]*);", re.DOTALL)
+_PARAM_TYPE_RE = re.compile(r"\.\s*ParamType\s*\(\s*(\w+)\s*\)")
+_LIST_RE = {
+    "dtypes": re.compile(r"\.\s*DataType(?:List)?\s*\(\s*\{([^}]*)\}"),
+    "formats": re.compile(r"\.\s*Format(?:List)?\s*\(\s*\{([^}]*)\}"),
+}
+_ATTR_TYPE_RE = re.compile(r"\.\s*(Int|Float|Bool|String|ListInt|ListFloat|ListBool|ListListInt|Int64)\s*\(")
+_CONFIG_RE = re.compile(r"\bAddConfig\s*\(\s*\"([^\"]+)\"")
+_TILING_FUNC_RES = (
+    re.compile(r"\bIMPL_OP_OPTILING\s*\(\s*\w+\s*\)[^;]*?\.\s*Tiling\s*\(\s*([\w:]+)", re.DOTALL),
+    re.compile(r"\bSetTiling\s*\(\s*([\w:]+)\s*\)"),
+)
+_TILING_SIGNATURE_RE = re.compile(r"\bge::graphStatus\s+(\w+)\s*\(\s*gert::TilingContext\s*\*")
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _listed(chain: str, key: str) -> list[str]:
+    values: list[str] = []
+    for m in _LIST_RE[key].finditer(chain):
+        values += [v.strip().split("::")[-1] for v in m.group(1).split(",") if v.strip()]
+    return _unique(values)
+
+
+def parse_op_def(host_code: str) -> OpDef | None:
+    """The OpDef registered in `host_code`, or None when it registers none."""
+    code = strip_comments(host_code)
+    cls = _OPDEF_CLASS_RE.search(code)
+    if not cls:
+        return None
+    op = OpDef(op_type=cls.group(1))
+    # String literals were blanked by strip_comments; read the names from the original text.
+    for m in _TENSOR_RE.finditer(host_code):
+        kind, name, chain = m.groups()
+        chain = strip_comments(chain)
+        if kind == "Attr":
+            attr_type = _ATTR_TYPE_RE.search(chain)
+            op.attrs.append(Param(name, attr_type.group(1) if attr_type else ""))
+            continue
+        param_type = _PARAM_TYPE_RE.search(chain)
+        spec = TensorSpec(
+            name=name,
+            param_type=param_type.group(1) if param_type else "REQUIRED",
+            dtypes=_listed(chain, "dtypes"),
+            formats=_listed(chain, "formats"),
+        )
+        (op.inputs if kind == "Input" else op.outputs).append(spec)
+    op.socs = _unique(_CONFIG_RE.findall(host_code))
+    return op
+
+
+def tiling_function(host_code: str) -> str:
+    """The host tiling function's name: registered with IMPL_OP_OPTILING/SetTiling, or by signature."""
+    code = strip_comments(host_code)
+    for regex in _TILING_FUNC_RES:
+        m = regex.search(code)
+        if m:
+            return m.group(1).split("::")[-1]
+    m = _TILING_SIGNATURE_RE.search(code)
+    return m.group(1) if m else ""

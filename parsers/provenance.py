@@ -1,0 +1,48 @@
+"""Where a source came from: its git origin (credentials removed) and commit."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+_URL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
+_CREDENTIALS_RE = re.compile(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Provenance:
+    repo_root: Path  # paths of units are relative to this
+    origin_url: str
+    commit: str
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def public_url(url: str) -> str:
+    """A remote URL fit to publish: credentials dropped; local paths (not URLs) dropped."""
+    url = url.strip()
+    if not _URL_RE.match(url) or url.lower().startswith("file://"):
+        return ""
+    return _CREDENTIALS_RE.sub(r"\1", url)
+
+
+def provenance(source_dir: Path) -> Provenance:
+    """Git facts of `source_dir`; paths stay relative to the git top level when it is a repository."""
+    top = _git(source_dir, "rev-parse", "--show-toplevel")
+    if not top:
+        return Provenance(source_dir.resolve(), "", "")
+    return Provenance(
+        repo_root=Path(top).resolve(),
+        origin_url=public_url(_git(source_dir, "remote", "get-url", "origin")),
+        commit=_git(source_dir, "rev-parse", "HEAD"),
+    )
