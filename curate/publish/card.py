@@ -1,0 +1,253 @@
+"""The dataset card (README.md) and LICENSES.md: YAML metadata the Hub and `datasets` read
+(licence, task, tags, size, configs with their data files) and a body that says how the data was
+made, under which licences, and what it cannot promise."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from huggingface_hub import DatasetCard, DatasetCardData
+
+from curate import __version__
+from curate.publish import licenses
+from curate.publish.formats import ANSWER, SYSTEM_PROMPT, THINK
+from curate.publish.split import SPLITS
+from schemas import DatasetRow
+
+TAGS = ["code", "ascendc", "huawei-ascend", "npu", "kernel-generation", "chain-of-thought", "reasoning"]
+DESCRIPTIONS = {
+    "raw": "every column: instruction, reasoning, answer, provenance, generation and verification",
+    "alpaca": "instruction / input / output (reasoning and kernel in tagged sections)",
+    "messages": "system / user / assistant conversation",
+    "preference": "prompt / chosen / rejected from the verification rounds (DPO)",
+    "rejected": "raw rows whose reasoning the verifier rejected (not for supervised training)",
+}
+COLUMNS = {
+    "id": "stable unit id (hash of source, path and kernel name)",
+    "instruction": "the task a kernel developer would be given (never the code)",
+    "reasoning": "the teacher's chain of thought from the task to the kernel",
+    "answer": "the real kernel: entry file plus the repository-local headers it includes",
+    "op_name, kernel_name": "operator and entry function names",
+    "category, level, core_type": "operator family, NPUKernelBench level 1-3, vector/cube/mixed",
+    "apis": "AscendC APIs the kernel calls",
+    "source, origin_url, commit, path, license": "provenance of the kernel file",
+    "teacher_model, prompt_version": "who wrote the reasoning, with which prompt",
+    "verifier, verdict, rounds": "checks that ran, their verdict, teacher rounds needed",
+    "prompt_tokens, completion_tokens": "token usage of the teacher",
+}
+
+
+@dataclass(slots=True)
+class CardInputs:
+    pretty_name: str
+    repo_id: str  # "" for a local export
+    configs: Mapping[str, Mapping[str, int]]  # config -> split -> rows
+    data_paths: Mapping[str, Mapping[str, str]]  # config -> split -> glob in the repository
+    rows: Sequence[DatasetRow]  # every published dataset row (accepted, and rejected if included)
+    summary: Mapping[str, Any]  # the build summary
+    meta: Mapping[str, Any]  # the workspace meta.json
+    report_files: Sequence[str]
+
+
+def size_category(n: int) -> str:
+    for bound, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+        if n < bound:
+            return label
+    return "1M<n<10M"
+
+
+def card_data(inputs: CardInputs) -> DatasetCardData:
+    configs = []
+    for name, splits in inputs.configs.items():
+        entry: dict[str, Any] = {
+            "config_name": name,
+            "data_files": [{"split": s, "path": inputs.data_paths[name][s]} for s in SPLITS if s in splits],
+        }
+        if name == "raw":
+            entry["default"] = True
+        configs.append(entry)
+    published = sum(inputs.configs.get("raw", {}).values())
+    return DatasetCardData(
+        pretty_name=inputs.pretty_name,
+        language=["en"],
+        task_categories=["text-generation"],
+        tags=TAGS,
+        size_categories=[size_category(published)],
+        configs=configs,
+        **licenses.card_metadata(r.license for r in inputs.rows),
+    )
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in rows]
+    return out
+
+
+def _last_run(meta: Mapping[str, Any], stage: str) -> dict[str, Any]:
+    runs = [r for r in meta.get("runs", []) if r.get("stage") == stage]
+    return {k: v for k, v in (runs[-1] if runs else {}).items() if k not in ("stage", "at")}
+
+
+def _params(details: Mapping[str, Any]) -> str:
+    if not details:
+        return "not recorded"
+    return ", ".join(f"`{k}={json.dumps(v, sort_keys=True)}`" for k, v in sorted(details.items()))
+
+
+def _intro(inputs: CardInputs) -> list[str]:
+    raw = inputs.configs.get("raw", {})
+    return [
+        f"# {inputs.pretty_name}",
+        "",
+        f"{inputs.pretty_name} pairs real AscendC kernels for Huawei Ascend NPUs with a chain of thought that "
+        "leads from a task description to the kernel. The kernels come from public operator repositories, "
+        "parsed with libclang; near-duplicates and everything matching a benchmark's test answers were removed; "
+        "a teacher model wrote the reasoning and the toolchain checked it before it was kept.",
+        "",
+        f"{sum(raw.values())} examples ({', '.join(f'{s}: {n}' for s, n in raw.items())}); "
+        f"built with curate {__version__}.",
+        "",
+    ]
+
+
+def _configs_section(inputs: CardInputs) -> list[str]:
+    rows = [[f"`{n}`", DESCRIPTIONS.get(n, ""), *(s.get(split, 0) for split in SPLITS)] for n, s in inputs.configs.items()]
+    where = inputs.repo_id or "path/to/this/folder"
+    out = ["## Configs", "", *_table(["config", "format", *SPLITS], rows), ""]
+    out += ["```python", "from datasets import load_dataset", "", f'ds = load_dataset("{where}", name="alpaca")', "```", ""]
+    out += ["Every config is split by a hash of the operator: all kernels of one operator are on the same side.", ""]
+    out += ["### Columns of `raw`", "", *_table(["column", "meaning"], [[f"`{k}`", v] for k, v in COLUMNS.items()]), ""]
+    out += [
+        "### Target format",
+        "",
+        f"`alpaca` outputs, `messages` assistant turns and `preference` answers are `{THINK[0]}` reasoning "
+        f"`{THINK[1]}` followed by `{ANSWER[0]}` a fenced C++ block with the kernel `{ANSWER[1]}`. "
+        f"The system message of `messages` is: *{SYSTEM_PROMPT}*",
+        "",
+    ]
+    return out
+
+
+def _provenance_section(inputs: CardInputs) -> list[str]:
+    summary, meta = inputs.summary, inputs.meta
+    published = Counter(r.source for r in inputs.rows)
+    sources = [
+        [name, info.get("origin_url") or "local", f"`{info.get('commit') or '-'}`", info.get("units", 0), published[name]]
+        for name, info in summary.get("sources", {}).items()
+    ]
+    decisions = summary.get("decisions", {})
+    leaks = summary.get("leaks_by_benchmark", {})
+    out = ["## How the data was made", "", "### Sources", ""]
+    out += _table(["source", "origin", "commit", "units ingested", "rows published"], sources)
+    out += ["", "### Parsing", "", f"curate {meta.get('tool_version', __version__)} (schema {meta.get('schema_version', '?')}); "]
+    out[-1] += f"ingest parameters: {_params(_last_run(meta, 'ingest'))}."
+    out += ["", "### Deduplication and decontamination", ""]
+    out += [f"Parameters: {_params(_last_run(meta, 'dedup'))}.", ""]
+    out += [
+        f"Of {summary.get('units', 0)} units: {decisions.get('keep', 0)} kept, {decisions.get('duplicate', 0)} "
+        f"removed as near-duplicates, {decisions.get('leak', 0)} removed as benchmark leaks"
+        + (f", {decisions['undecided']} left out for want of a dedup decision" if decisions.get("undecided") else "")
+        + ".",
+        "",
+    ]
+    if leaks:
+        out += _table(["benchmark", "units removed as leaks"], sorted(leaks.items())) + [""]
+    out += ["Every leak, with both sides and the overlapping lines, is in `reports/leakage.json`.", ""]
+    return out
+
+
+def _generation_section(inputs: CardInputs) -> list[str]:
+    summary = inputs.summary
+    verdicts = summary.get("verdicts_of_kept_units", {})
+    judged = sum(verdicts.get(v, 0) for v in ("accepted", "rejected", "failed"))
+    rate = f"{verdicts.get('accepted', 0) / judged:.1%}" if judged else "n/a"
+    checks = sorted({c for r in inputs.rows for c in r.verifier})
+    rounds = Counter(r.rounds for r in inputs.rows if r.verdict == "accepted")
+    out = ["### Teacher", ""]
+    out += _table(["teacher model", "units"], sorted(summary.get("teachers", {}).items())) + [""]
+    out += [f"Prompt versions: {', '.join(f'`{k}` ({v})' for k, v in summary.get('prompt_versions', {}).items()) or 'n/a'}."]
+    params = summary.get("generation_params", [])
+    out += [f"Generation parameters: {', '.join(f'`{p}`' for p in params) or 'not recorded'}."]
+    tokens = summary.get("tokens", {})
+    out += [f"Tokens of the published rows: {tokens.get('prompt', 0)} prompt, {tokens.get('completion', 0)} completion.", ""]
+    out += ["### Verification", ""]
+    out += [f"Checks that ran: {', '.join(f'`{c}`' for c in checks) or 'not recorded'}."]
+    out += [
+        f"Verdicts of the kept units: {', '.join(f'{k} {v}' for k, v in verdicts.items())}; "
+        f"acceptance rate {rate}. Rounds until acceptance: "
+        + (", ".join(f"{k}: {v}" for k, v in sorted(rounds.items())) or "n/a")
+        + f". Preference pairs: {summary.get('preference_pairs', 0)}.",
+        "",
+    ]
+    return out
+
+
+def _licence_section(inputs: CardInputs) -> list[str]:
+    counts = Counter(r.license for r in inputs.rows)
+    rows = [
+        [licenses.display_name(lic), f"`{lic}`", n, licenses.hub_id(lic) or "other", licenses.obligations(lic)]
+        for lic, n in sorted(counts.items())
+    ]
+    out = ["## Licences", "", "Each row keeps the licence of its kernel file; the dataset has no single licence.", ""]
+    out += _table(["licence", "id", "rows", "Hub id", "what it asks (our reading; the licence text decides)"], rows)
+    if any(lic.startswith("CANN") for lic in counts):
+        out += [
+            "",
+            "**The CANN Open Software License Agreement is not an OSI-approved open-source licence** and limits "
+            "use to Huawei Ascend AI processors. Read it before training on or redistributing those rows.",
+        ]
+    out += ["", f"Per-licence sources and obligations: [{licenses.LICENSES_FILE}]({licenses.LICENSES_FILE}).", ""]
+    return out
+
+
+def _category_section(inputs: CardInputs) -> list[str]:
+    accepted = [r for r in inputs.rows if r.verdict == "accepted"]
+    levels = sorted({r.level for r in accepted})
+    by = Counter((r.category, r.level) for r in accepted)
+    rows = [[c, *(by[(c, lv)] for lv in levels), sum(by[(c, lv)] for lv in levels)] for c in sorted({r.category for r in accepted})]
+    return ["## Categories and levels", "", *_table(["category", *(f"level {lv}" for lv in levels), "total"], rows), ""]
+
+
+LIMITATIONS = [
+    "The reasoning was written by a teacher model that saw the real kernel (reverse chain of thought): it "
+    "explains the code, it is not a record of how the code was written.",
+    "Verification checks API names, types against curate's own AscendC API surface and the grounding of the "
+    "reasoning in the kernel's parsed facts; unless the vendor compiler ran, nothing was compiled, and nothing "
+    "was executed on an NPU. An accepted reasoning can still be wrong about performance or numerics.",
+    "Decontamination covers only the benchmarks named above; operator-name matches whose code differs are "
+    "reported, and removed only when that was asked for.",
+    "The split is by operator name; differently named operators can still be close relatives.",
+    "Licences are detected from file headers and LICENSE files; rows whose licence was not recognised say "
+    "`unknown`.",
+    "Secrets and e-mail addresses were scanned for and none was found, but the scan is heuristic.",
+]
+
+
+def render_card(inputs: CardInputs) -> str:
+    body = _intro(inputs) + _configs_section(inputs) + _provenance_section(inputs) + _generation_section(inputs)
+    body += _licence_section(inputs) + _category_section(inputs)
+    body += ["## Known limitations", "", *(f"- {item}" for item in LIMITATIONS), ""]
+    body += ["## Files beside the data", "", *(f"- `{path}`" for path in inputs.report_files), ""]
+    content = f"---\n{card_data(inputs).to_yaml()}\n---\n\n" + "\n".join(body)
+    return str(DatasetCard(content))
+
+
+def render_licenses(rows: Sequence[DatasetRow]) -> str:
+    """LICENSES.md: per licence, the rows, where the full text is, and what it asks."""
+    out = ["# Licences of the rows in this dataset", ""]
+    out += ["The rows keep the licences of the kernel files they were built from. Summaries are our reading;", ""]
+    out[-2] += " the licence texts decide."
+    for lic, n in sorted(Counter(r.license for r in rows).items()):
+        origins = sorted({(r.source, r.origin_url, r.commit) for r in rows if r.license == lic})
+        out += [f"## {licenses.display_name(lic)} (`{lic}`): {n} rows", ""]
+        if licenses.url(lic):
+            out += [f"Licence: {licenses.url(lic)}", ""]
+        out += [licenses.obligations(lic), "", "The full text ships with these sources:", ""]
+        out += [f"- {src}: {url or 'local source'}" + (f" at `{commit}`" if commit else "") for src, url, commit in origins]
+        out += [""]
+    return "\n".join(out)

@@ -1,0 +1,111 @@
+"""The published formats, each a config of the same dataset:
+
+- `raw`: the DatasetRow columns (provenance, generation and verification columns included);
+- `alpaca`: instruction / input / output, the output holding the reasoning and the answer in
+  tagged sections (LLaMA-Factory-style trainers read it as is);
+- `messages`: a system / user / assistant conversation (TRL's SFTTrainer and similar);
+- `preference`: prompt / chosen / rejected from the verification rounds (DPO);
+- `rejected`: raw rows whose reasoning the verifier rejected (only with `--include-rejected`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from curate.publish.split import SPLITS
+from schemas import DatasetRow, PreferencePair, arrow_schema, to_rows
+
+THINK = ("<think>", "</think>")
+ANSWER = ("<answer>", "</answer>")
+SYSTEM_PROMPT = (
+    "You are an expert AscendC kernel developer for Huawei Ascend NPUs. Reason step by step inside "
+    "<think>...</think>: the operator, the work split across AI cores, the tiling under the Unified "
+    "Buffer capacity, the CopyIn/Compute/CopyOut pipeline and the APIs. Then give the complete kernel "
+    "source inside <answer>...</answer>."
+)
+
+RAW_SCHEMA = pa.schema([f for f in arrow_schema(DatasetRow) if f.name != "split"])
+ALPACA_SCHEMA = pa.schema([("id", pa.string()), ("instruction", pa.string()), ("input", pa.string()), ("output", pa.string())])
+MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
+MESSAGES_SCHEMA = pa.schema([("id", pa.string()), ("messages", pa.list_(MESSAGE))])
+PREFERENCE_SCHEMA = pa.schema(
+    [("id", pa.string()), ("unit_id", pa.string()), ("prompt", pa.string()), ("chosen", pa.string()), ("rejected", pa.string())]
+)
+
+
+def completion(reasoning: str, answer: str) -> str:
+    """The target text: reasoning in <think>, then the kernel in <answer> as a fenced C++ block."""
+    return f"{THINK[0]}\n{reasoning.strip()}\n{THINK[1]}\n{ANSWER[0]}\n```cpp\n{answer.strip()}\n```\n{ANSWER[1]}"
+
+
+def parse_completion(text: str) -> tuple[str, str]:
+    """The inverse of `completion` (for consumers and tests): (reasoning, answer code)."""
+    found = re.fullmatch(r"<think>\n(.*)\n</think>\n<answer>\n```cpp\n(.*)\n```\n</answer>", text, re.DOTALL)
+    if found is None:
+        raise ValueError("not a completion in the <think>/<answer> format")
+    return found.group(1), found.group(2)
+
+
+def _raw(row: DatasetRow) -> dict[str, Any]:
+    plain = to_rows([row])[0]
+    del plain["split"]
+    return plain
+
+
+def _alpaca(row: DatasetRow) -> dict[str, Any]:
+    return {"id": row.id, "instruction": row.instruction, "input": "", "output": completion(row.reasoning, row.answer)}
+
+
+def _messages(row: DatasetRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "messages": [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": row.instruction},
+            {"role": "assistant", "content": completion(row.reasoning, row.answer)},
+        ],
+    }
+
+
+def _preference(pair: PreferencePair) -> dict[str, Any]:
+    return {
+        "id": pair.id,
+        "unit_id": pair.unit_id,
+        "prompt": pair.instruction,
+        "chosen": completion(pair.chosen, pair.answer),
+        "rejected": completion(pair.rejected, pair.answer),
+    }
+
+
+def _by_split(
+    items: Sequence[Any], convert: Callable[[Any], dict[str, Any]], schema: pa.Schema
+) -> dict[str, pa.Table]:
+    tables = {}
+    for split in SPLITS:
+        chosen = sorted((i for i in items if i.split == split), key=lambda i: i.id)
+        if chosen:
+            tables[split] = pa.Table.from_pylist([convert(i) for i in chosen], schema=schema)
+    return tables
+
+
+def config_tables(
+    rows: Sequence[DatasetRow], pairs: Sequence[PreferencePair], formats: Sequence[str]
+) -> dict[str, dict[str, pa.Table]]:
+    """config name -> split -> table. Configs and splits without rows are left out (a Hub config
+    must point at data files that exist)."""
+    accepted = [r for r in rows if r.verdict == "accepted"]
+    rejected = [r for r in rows if r.verdict == "rejected"]
+    makers: dict[str, Callable[[], dict[str, pa.Table]]] = {
+        "raw": lambda: _by_split(accepted, _raw, RAW_SCHEMA),
+        "alpaca": lambda: _by_split(accepted, _alpaca, ALPACA_SCHEMA),
+        "messages": lambda: _by_split(accepted, _messages, MESSAGES_SCHEMA),
+        "preference": lambda: _by_split(pairs, _preference, PREFERENCE_SCHEMA),
+    }
+    configs = {name: makers[name]() for name in formats}
+    if rejected:
+        configs["rejected"] = _by_split(rejected, _raw, RAW_SCHEMA)
+    return {name: tables for name, tables in configs.items() if tables}

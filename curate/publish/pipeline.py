@@ -1,0 +1,145 @@
+"""The two publishing stages as functions the CLI calls: `build` (workspace tables -> rows and
+pairs) and `push` (rows -> formats, card, gates, then a folder and/or one Hub commit)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate.errors import UserError
+from curate.publish import secret_scan
+from curate.publish.build import (
+    BUILD_REPORT,
+    DATASET_TABLE,
+    PREFERENCE_TABLE,
+    BuildResult,
+    attempts_path,
+    build_dataset,
+    write_build,
+)
+from curate.publish.config import FORMATS, BuildConfig, PushConfig
+from curate.publish.hub import HubTarget, hub_token, upload
+from curate.publish.licenses import LicenseCount, LicenseGateError, check_licenses, gate_report
+from curate.publish.repo import RepoContent, assemble, write_to_dir
+from curate.workspace import Workspace
+from schemas import DatasetRow, PreferencePair, read_records
+
+
+class GateBlocked(UserError):
+    """A gate stopped the push; `details` lists what it found (printed before the error line)."""
+
+    def __init__(self, message: str, details: str) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+@dataclass(slots=True)
+class PushOutcome:
+    content: RepoContent
+    licenses: list[LicenseCount]
+    to_dir: Path | None = None
+    commit_url: str = ""
+    dry_run: bool = False
+    findings_ignored: list[str] = field(default_factory=list)
+
+
+def run_build(ws: Workspace, config: BuildConfig) -> BuildResult:
+    with ws.locked():
+        result = build_dataset(ws, config)
+        write_build(ws, result)
+        ws.record_run(
+            "build",
+            **dataclasses.asdict(config),
+            rows=len(result.rows),
+            preference_pairs=len(result.pairs),
+            rows_per_split=result.summary["rows_per_split"],
+        )
+    return result
+
+
+def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], dict[str, Any]]:
+    dataset = ws.root / DATASET_TABLE
+    if not dataset.exists():
+        raise UserError(f"{dataset} does not exist: run `curate build --workspace {ws.root}` first")
+    built = dataset.stat().st_mtime
+    for table in (ws.units, ws.decisions, ws.annotations, attempts_path(ws)):
+        if table.exists() and table.stat().st_mtime > built:
+            raise UserError(f"{table.name} changed after the last `curate build`: re-run `curate build --workspace {ws.root}`")
+    rows = read_records(dataset, DatasetRow)
+    preference = ws.root / PREFERENCE_TABLE
+    pairs = read_records(preference, PreferencePair) if preference.exists() else []
+    report = ws.reports / BUILD_REPORT
+    summary = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
+    return rows, pairs, summary
+
+
+def _check_formats(formats: list[str]) -> None:
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise UserError(f"unknown format(s) {', '.join(unknown) or '(none given)'}: choose from {', '.join(FORMATS)}")
+
+
+def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = False) -> PushOutcome:
+    if not (config.repo_id or config.to_dir or dry_run):
+        raise UserError("say where to publish: --repo-id ORG/NAME, --to-dir DIR, or both (or --dry-run)")
+    if config.repo_id and config.repo_id.count("/") != 1:
+        raise UserError(f"--repo-id must be ORG/NAME, got {config.repo_id!r}")
+    _check_formats(config.formats)
+    with ws.locked():
+        rows, pairs, summary = _load_build(ws)
+        try:
+            counts = check_licenses((r.license for r in rows), config.allow_license)
+        except LicenseGateError as exc:
+            raise GateBlocked(
+                "the licence gate stopped the push: not every licence of the rows is allowed (listed above)",
+                gate_report(exc.counts),
+            ) from None
+        content = assemble(
+            rows,
+            pairs,
+            summary,
+            ws.meta(),
+            ws.reports,
+            formats=config.formats,
+            pretty_name=config.pretty_name,
+            repo_id=config.repo_id,
+            shard_rows=config.shard_rows,
+        )
+        token = hub_token() if config.repo_id else os.environ.get("HF_TOKEN")
+        provenance = {r.commit for r in rows} | {r.id for r in rows} | {p.id for p in pairs}
+        provenance |= {str(s.get("commit", "")) for s in summary.get("sources", {}).values()}
+        findings = secret_scan.scan(
+            content.tables, content.texts, [token or ""], config.ignore_finding, provenance
+        )
+        if findings:
+            raise GateBlocked(
+                f"the secret gate stopped the push: {len(findings)} possible secret(s) or personal data (listed "
+                "above); remove them from the sources and re-run `curate build`, or pass --ignore-finding ID "
+                "for a false positive",
+                secret_scan.report(findings),
+            )
+        outcome = PushOutcome(content, counts, dry_run=dry_run, findings_ignored=list(config.ignore_finding))
+        if dry_run:
+            return outcome
+        if config.to_dir:
+            outcome.to_dir = Path(config.to_dir)
+            write_to_dir(content, outcome.to_dir)
+        if config.repo_id:
+            target = HubTarget(config.repo_id, config.private, config.revision, config.commit_message)
+            outcome.commit_url = upload(content, target, rerun)
+        ws.record_run(
+            "push",
+            repo_id=config.repo_id,
+            revision=config.revision if config.repo_id else "",
+            private=config.private,
+            to_dir=str(config.to_dir),
+            commit_url=outcome.commit_url,
+            configs=content.configs,
+            licenses={c.license: c.rows for c in counts},
+            files=len(content.files),
+        )
+    return outcome
