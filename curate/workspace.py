@@ -74,8 +74,11 @@ class Workspace:
         self.root.mkdir(parents=True, exist_ok=True)
 
     @contextlib.contextmanager
-    def locked(self, wait_s: float = 30.0) -> Iterator[None]:
-        """Hold the workspace lock; wait up to `wait_s` for another process to release it."""
+    def locked(self, wait_s: float | None = None) -> Iterator[None]:
+        """Hold the workspace lock; wait up to `wait_s` (default 30 s, or CURATE_LOCK_TIMEOUT)
+        for another process to release it."""
+        if wait_s is None:
+            wait_s = float(os.environ.get("CURATE_LOCK_TIMEOUT", "30"))
         self.create()
         lock_path = self.root / ".lock"
         with open(lock_path, "a+") as handle:

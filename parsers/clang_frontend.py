@@ -190,17 +190,47 @@ def _is_global(cursor: ci.Cursor) -> bool:
 
 
 def _entry(cursor: ci.Cursor, rel: str, text: str) -> Entry:
-    params = [
-        Param(c.spelling, _decl_type(c)) for c in cursor.get_children() if c.kind == ci.CursorKind.PARM_DECL
-    ]
-    return Entry(
-        name=cursor.spelling,
-        file=rel,
-        line=cursor.location.line,
-        params=params,
-        template_params=_template_params(cursor),
-        body=text[cursor.extent.start.offset : cursor.extent.end.offset],
-    )
+    body = _definition_text(cursor, text)
+    names = [c.spelling for c in cursor.get_children() if c.kind == ci.CursorKind.PARM_DECL]
+    written = _written_param_types(body, cursor.spelling, len(names))
+    params = [Param(n, written[i] if written else "") for i, n in enumerate(names)]
+    return Entry(cursor.spelling, rel, cursor.location.line, params, _template_params(cursor), body)
+
+
+def _definition_text(cursor: ci.Cursor, text: str) -> str:
+    """The definition's source text. Its extent may start inside a macro of the prelude
+    (`__global__`), so the end offset is trusted and the start is the name's own line."""
+    end = cursor.extent.end
+    if not end.file or end.offset <= 0:
+        return ""
+    line_start = text.rfind("\n", 0, cursor.location.offset) + 1
+    start = cursor.extent.start.offset if cursor.extent.start.file == end.file else line_start
+    return text[min(start, line_start) : end.offset]
+
+
+def _written_param_types(body: str, name: str, count: int) -> list[str]:
+    """Parameter types as written in the source (`GM_ADDR`, not `uint8_t *`): the tokens of a
+    macro-typed parameter belong to the macro, so they are read from the definition text."""
+    m = re.search(rf"\b{re.escape(name)}\s*\(", body)
+    if not m:
+        return []
+    depth, start, pieces = 1, m.end(), []
+    for i in range(m.end(), len(body)):
+        ch = body[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+            if depth == 0:
+                pieces.append(body[start:i])
+                break
+        elif ch == "," and depth == 1:
+            pieces.append(body[start:i])
+            start = i + 1
+    pieces = [" ".join(p.split()) for p in pieces if p.strip()]
+    if len(pieces) != count:
+        return []
+    return [re.sub(r"\s*\b\w+\s*(=.*)?$", "", p).strip() or p for p in pieces]
 
 
 def _template_params(cursor: ci.Cursor) -> list[Param]:

@@ -15,11 +15,11 @@ from schemas import TilingField
 _COMMENT_OR_STRING_RE = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
 )
-_CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}]*?>)?\s*\(")
+_CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}=.]*?>)?\s*\(")
 # Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
 _DAG_OP_RE = re.compile(r"\bVec\s*::\s*([A-Z]\w*)")
 # The C-style and SIMT interface (`asc_vf_call<...>(...)`, `asc_copy_gm2ub(...)`).
-_C_API_RE = re.compile(r"\b(asc_\w+)\s*(?:<[^;(){}]*?>)?\s*\(")
+_C_API_RE = re.compile(r"\b(asc_\w+)\s*(?:<[^;(){}=.]*?>)?\s*\(")
 _TILING_BEGIN_RE = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _TILING_FIELD_RE = re.compile(
     r"\bTILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:(\w+)\s*,\s*)?(\w+)\s*\)"

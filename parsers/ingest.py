@@ -18,7 +18,7 @@ from pathlib import Path
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.files import Skip, iter_source_files, read_source
-from parsers.includes import RepoIndex
+from parsers.includes import INCLUDE_RE, RepoIndex
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit
 
@@ -42,14 +42,34 @@ class IngestResult:
 @dataclass(slots=True)
 class RepoScan:
     files: list[str]
-    candidates: list[str]  # files that mention __global__/CATLASS_GLOBAL
+    candidates: list[str]  # files to parse for entries
     skipped: list[Skip]
+
+
+def _promote_header_includers(
+    candidates: list[str], includes: dict[str, list[tuple[str, str, bool]]], index: RepoIndex
+) -> list[str]:
+    """A header that defines an entry is parsed through the source file that includes it
+    (`op_kernel/x_apt.cpp` including `arch35/x.h`), so the unit's path is the entry file's."""
+    out: list[str] = []
+    for rel in candidates:
+        if not rel.endswith(_HEADER_SUFFIXES):
+            out.append(rel)
+            continue
+        includers = [
+            includer
+            for includer, name, angled in includes.get(posixpath.basename(rel), [])
+            if not includer.endswith(_HEADER_SUFFIXES) and index.resolve(name, includer, angled) == rel
+        ]
+        out += includers or [rel]
+    return list(dict.fromkeys(out))
 
 
 def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
     files: list[str] = []
     candidates: list[str] = []
     skipped: list[Skip] = []
+    includes: dict[str, list[tuple[str, str, bool]]] = {}  # basename -> (includer, name, angled)
     max_bytes = int(config.max_file_mb * 1e6)
     for item in iter_source_files(root, config.exclude_dirs):
         if isinstance(item, Skip):
@@ -63,6 +83,10 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         files.append(rel)
         if rel.endswith(ENTRY_SUFFIXES) and _ENTRY_RE.search(text):
             candidates.append(rel)
+        for m in INCLUDE_RE.finditer(text):
+            name = m.group(2).strip()
+            includes.setdefault(posixpath.basename(name), []).append((rel, name, m.group(1) == "<"))
+    candidates = _promote_header_includers(candidates, includes, RepoIndex.build(files))
     return RepoScan(files, candidates, skipped)
 
 

@@ -1,0 +1,48 @@
+"""Shared test helpers: run the real `curate` CLI in a subprocess, write small source trees."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO_ROOT / "examples"
+
+
+def run_curate(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300):
+    """Run `python -m curate.cli ARGS` as a user would; returns the CompletedProcess."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "curate.cli", *args],
+        cwd=cwd or REPO_ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write `{relative path: text}` under root (text is dedented)."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def tree(tmp_path: Path):
+    """A factory: tree({"a/b.cpp": "..."}) -> the written root directory."""
+
+    def make(files: dict[str, str], name: str = "repo") -> Path:
+        return write_tree(tmp_path / name, files)
+
+    return make
