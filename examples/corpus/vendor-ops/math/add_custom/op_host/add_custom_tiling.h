@@ -1,0 +1,30 @@
+/**
+ * Copyright (c) 2026 Ascend-CoT curate authors.
+ *
+ * This example file belongs to the curate example corpus and is offered under the
+ * CANN Open Software License Agreement Version 2.0 (the "License"). Use, copy or modify
+ * it only as the License allows. The LICENSE file at the root of this example repository
+ * says where the official text of the License is published.
+ * The file is provided as is, without warranty of any kind, express or implied, including
+ * fitness for a particular purpose.
+ */
+
+/*!
+ * \file add_custom_tiling.h
+ * \brief Tiling data of add_custom (host and kernel view).
+ */
+#ifndef ADD_CUSTOM_TILING_H
+#define ADD_CUSTOM_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AddCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+TILING_DATA_FIELD_DEF(uint32_t, tileNum);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)
+}  // namespace optiling
+
+#endif  // ADD_CUSTOM_TILING_H

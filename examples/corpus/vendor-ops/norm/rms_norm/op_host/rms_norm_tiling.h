@@ -1,0 +1,32 @@
+/**
+ * Copyright (c) 2026 Ascend-CoT curate authors.
+ *
+ * This example file belongs to the curate example corpus and is offered under the
+ * CANN Open Software License Agreement Version 2.0 (the "License"). Use, copy or modify
+ * it only as the License allows. The LICENSE file at the root of this example repository
+ * says where the official text of the License is published.
+ * The file is provided as is, without warranty of any kind, express or implied, including
+ * fitness for a particular purpose.
+ */
+
+/*!
+ * \file rms_norm_tiling.h
+ * \brief Tiling data of rms_norm (host and kernel view).
+ */
+#ifndef RMS_NORM_TILING_H
+#define RMS_NORM_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(RmsNormTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, numRows);
+TILING_DATA_FIELD_DEF(uint32_t, numCols);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerCore);
+TILING_DATA_FIELD_DEF(float, epsilon);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(RmsNorm, RmsNormTilingData)
+}  // namespace optiling
+
+#endif  // RMS_NORM_TILING_H

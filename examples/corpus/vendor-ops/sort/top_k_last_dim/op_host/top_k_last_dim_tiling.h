@@ -1,0 +1,34 @@
+/**
+ * Copyright (c) 2026 Ascend-CoT curate authors.
+ *
+ * This example file belongs to the curate example corpus and is offered under the
+ * CANN Open Software License Agreement Version 2.0 (the "License"). Use, copy or modify
+ * it only as the License allows. The LICENSE file at the root of this example repository
+ * says where the official text of the License is published.
+ * The file is provided as is, without warranty of any kind, express or implied, including
+ * fitness for a particular purpose.
+ */
+
+/*!
+ * \file top_k_last_dim_tiling.h
+ * \brief Tiling data of top_k_last_dim (host and kernel view).
+ */
+#ifndef TOP_K_LAST_DIM_TILING_H
+#define TOP_K_LAST_DIM_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(TopKLastDimTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF(uint32_t, cols);
+TILING_DATA_FIELD_DEF(uint32_t, k);
+TILING_DATA_FIELD_DEF(uint32_t, usedCoreNum);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerCore);
+TILING_DATA_FIELD_DEF(uint32_t, tailCoreRows);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(TopKLastDim, TopKLastDimTilingData)
+}  // namespace optiling
+
+#endif  // TOP_K_LAST_DIM_TILING_H
