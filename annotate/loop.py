@@ -1,0 +1,405 @@
+"""The annotation loop: units in, journaled teacher answers and verdicts out.
+
+For each unit: build the first-round messages (`task.prompt`), get a reply (from the journal when
+the same request was answered before, else from the teacher), parse it (`task.parse`; truncated or
+unparsable output is re-asked up to `format_retries` times), run every verifier on the reasoning,
+and when any verifier reports an error, send the diagnostics back to the teacher
+(`seam.feedback_text`) for up to `max_rounds` more rounds. Every reply, every judged attempt and
+the final verdict are committed to the journal as they happen, so a rerun after a crash redoes
+only what was in flight, and re-judges cached answers with the verifiers of the day.
+
+Units are processed by a pool of asyncio workers; the teacher client caps the requests in flight
+at `concurrency`. Verifiers run in one worker thread: they may be slow (libclang) and are not
+required to be thread-safe, and the event loop keeps serving replies meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from annotate.config import AnnotateConfig
+from annotate.journal import Journal, UnitResult
+from annotate.limits import RateLimiter
+from annotate.seam import Verifier, feedback_text, is_accepted
+from annotate.task import (
+    ParsedAnswer,
+    ParseError,
+    build_instruction,
+    feedback_message,
+    format_retry_message,
+    parse,
+    prompt,
+    prompt_version,
+    response_format_param,
+)
+from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, TeacherFatal, TeacherReply
+from schemas import Attempt, Diagnostic, KernelUnit
+
+# A truncated or unparsable answer is shown back to the teacher in a format retry, clipped: the
+# teacher needs to see what went wrong, not to spend its context on the broken text again.
+BROKEN_ANSWER_ECHO_CHARS = 1200
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class RunSummary:
+    units: int = 0
+    requested: int = 0  # replies received from the teacher in this run (new journal rows)
+    cached: int = 0  # replies served from the journal
+    accepted: int = 0
+    rejected: int = 0
+    failed: int = 0
+    pending: int = 0  # units started but not finished (the run was stopped)
+    prompt_tokens: int = 0  # spent in this run (cached replies cost nothing)
+    completion_tokens: int = 0
+    retries: int = 0
+    rate_limited: int = 0
+    elapsed_s: float = 0.0
+    cost: float | None = None  # with --price-in/--price-out
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+ProgressCallback = Callable[[RunSummary, int, int], None]  # (summary, units done, units total)
+
+
+def request_payload(
+    version: str,
+    model: str,
+    params: dict[str, object],
+    response_format: object,
+    messages: list[dict[str, str]],
+) -> str:
+    """The canonical text of a request: what is journaled, and what the cache key hashes."""
+    body = {
+        "prompt_version": version,
+        "model": model,
+        "params": params,
+        "response_format": response_format,
+        "messages": messages,
+    }
+    return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def cache_key(payload: str) -> str:
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class _UnitLedger:
+    """What one unit has cost and produced so far."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    model: str = ""
+    fingerprint: str = ""
+    created_at: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, reply: TeacherReply, created_at: str) -> None:
+        self.prompt_tokens += reply.prompt_tokens
+        self.completion_tokens += reply.completion_tokens
+        self.latency_s += reply.latency_s
+        self.model, self.fingerprint, self.created_at = reply.model, reply.fingerprint, created_at
+
+
+class _Failed(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class AnnotationRun:
+    def __init__(
+        self,
+        config: AnnotateConfig,
+        verifiers: Sequence[Verifier],
+        journal: Journal,
+        client: TeacherClient,
+        run_id: str,
+        progress: ProgressCallback | None = None,
+    ) -> None:
+        self.config = config
+        self.verifiers = list(verifiers)
+        self.journal = journal
+        self.client = client
+        self.run_id = run_id
+        self.progress = progress
+        self.response_format = config.response_format
+        self.version = prompt_version(config.prompt_style)
+        self.params = config.generation_params()
+        self.params_json = config.generation_params_json()
+        self.summary = RunSummary()
+        self.done = 0
+        self.total = 0
+        self._verify_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify")
+
+    async def run(self, units: Sequence[KernelUnit]) -> RunSummary:
+        started = time.perf_counter()
+        self.total = self.summary.units = len(units)
+        queue: asyncio.Queue[KernelUnit] = asyncio.Queue()
+        for unit in units:
+            queue.put_nowait(unit)
+        workers = min(len(units), 2 * self.config.concurrency)
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(workers):
+                    group.create_task(self._worker(queue))
+        except BaseExceptionGroup as group_error:
+            fatal = group_error.subgroup(TeacherFatal)
+            raise (fatal.exceptions[0] if fatal else group_error.exceptions[0]) from None
+        finally:
+            self._verify_pool.shutdown(wait=False, cancel_futures=True)
+            self._finish_summary(time.perf_counter() - started)
+        return self.summary
+
+    def _finish_summary(self, elapsed: float) -> None:
+        s = self.summary
+        s.elapsed_s = round(elapsed, 3)
+        s.pending = s.units - s.accepted - s.rejected - s.failed
+        s.retries = self.client.stats.retries
+        s.rate_limited = self.client.stats.rate_limited
+        if self.config.price_in or self.config.price_out:
+            s.cost = round(
+                (s.prompt_tokens * self.config.price_in + s.completion_tokens * self.config.price_out) / 1e6,
+                6,
+            )
+
+    async def _worker(self, queue: asyncio.Queue[KernelUnit]) -> None:
+        while True:
+            try:
+                unit = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            await self._annotate_unit(unit)
+
+    def _tick(self) -> None:
+        if self.progress is not None:
+            self.progress(self.summary, self.done, self.total)
+
+    # -- one unit -------------------------------------------------------------------------------
+    async def _annotate_unit(self, unit: KernelUnit) -> None:
+        instruction = build_instruction(unit)
+        self.journal.start_unit(
+            unit.unit_id, instruction, unit.code, self.version, self.params_json, now_iso(), self.run_id
+        )
+        ledger = _UnitLedger()
+        try:
+            verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
+        except FormatUnsupported:
+            if self.response_format == "tagged":
+                raise
+            self.response_format = "tagged"  # the server refuses structured output: tagged from now on
+            ledger = _UnitLedger()
+            verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
+        self._finish_unit(unit, verdict, rounds, reasoning, ledger)
+
+    async def _rounds(self, unit: KernelUnit, instruction: str, ledger: _UnitLedger) -> tuple[str, int, str]:
+        """The feedback loop: (verdict, rounds used, final reasoning)."""
+        messages = prompt(unit, self.config.prompt_style, self.response_format, self.config.max_code_chars)
+        reasoning = ""
+        last_round = self.config.max_rounds + 1
+        for round_no in range(1, last_round + 1):
+            try:
+                parsed, content, messages, key = await self._answer(unit, messages, round_no, ledger)
+            except _Failed as failure:
+                ledger.diagnostics.append(failure.diagnostic)
+                return "failed", round_no, reasoning
+            reasoning = parsed.reasoning
+            diagnostics = await self._verify(unit, instruction, parsed)
+            accepted = is_accepted(diagnostics)
+            self._record_attempt(
+                unit, key, round_no, "accepted" if accepted else "rejected", reasoning, diagnostics, ledger
+            )
+            ledger.diagnostics.extend(diagnostics)
+            if accepted:
+                return "accepted", round_no, reasoning
+            if round_no < last_round:
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": content},
+                    feedback_message(feedback_text(diagnostics)),
+                ]
+        return "rejected", last_round, reasoning
+
+    async def _answer(
+        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger
+    ) -> tuple[ParsedAnswer, str, list[dict[str, str]], str]:
+        """A parsed answer for this round, re-asking after truncated or unparsable output."""
+        reason = ""
+        for _ in range(self.config.format_retries + 1):
+            reply, key = await self._reply(unit, messages, round_no, ledger)
+            try:
+                return parse(unit, reply.content, reply.finish_reason), reply.content, messages, key
+            except ParseError as exc:
+                reason = str(exc)
+            diagnostic = Diagnostic("teacher.format", "error", reason)
+            self._record_attempt(unit, key, round_no, "failed", reply.content, [diagnostic], ledger)
+            messages = [
+                *messages,
+                {"role": "assistant", "content": reply.content[:BROKEN_ANSWER_ECHO_CHARS]},
+                format_retry_message(reason),
+            ]
+        raise _Failed(
+            Diagnostic(
+                "teacher.format",
+                "error",
+                f"no usable answer after {self.config.format_retries + 1} tries: {reason}",
+            )
+        )
+
+    async def _reply(
+        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger
+    ) -> tuple[TeacherReply, str]:
+        """The teacher's reply to `messages`: from the journal if it was answered before, else sent."""
+        rf = response_format_param(self.response_format, self.config.prompt_style)
+        payload = request_payload(self.version, self.config.model, self.params, rf, messages)
+        key = cache_key(payload)
+        stored = self.journal.lookup(key)
+        if stored is not None:
+            self.summary.cached += 1
+            ledger.add(stored.reply, stored.created_at)
+            return stored.reply, key
+        estimate = len(payload) // 4 + self.config.max_tokens
+        try:
+            reply = await self.client.complete(messages, self.params, rf, estimate)
+        except (TeacherFatal, FormatUnsupported):
+            raise
+        except TeacherError as exc:
+            raise _Failed(
+                Diagnostic(f"teacher.{exc.kind}", "error", self.client.redact(exc.message))
+            ) from None
+        created = now_iso()
+        self.journal.put_response(key, unit.unit_id, round_no, payload, reply, created, self.run_id)
+        self.summary.requested += 1
+        self.summary.prompt_tokens += reply.prompt_tokens
+        self.summary.completion_tokens += reply.completion_tokens
+        ledger.add(reply, created)
+        self._tick()
+        return reply, key
+
+    async def _verify(self, unit: KernelUnit, instruction: str, parsed: ParsedAnswer) -> list[Diagnostic]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._verify_pool, self._run_verifiers, unit, instruction, parsed.reasoning
+        )
+
+    def _run_verifiers(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
+        found: list[Diagnostic] = []
+        for verifier in self.verifiers:
+            try:
+                found.extend(verifier.verify(unit, instruction, reasoning))
+            except Exception as exc:  # a broken verifier must not pass an answer, nor stop the run
+                name = getattr(verifier, "name", type(verifier).__name__)
+                found.append(Diagnostic(f"{name}.internal_error", "error", f"verifier failed: {exc!r}"[:300]))
+        return found
+
+    def _record_attempt(
+        self,
+        unit: KernelUnit,
+        key: str,
+        round_no: int,
+        verdict: str,
+        reasoning: str,
+        diagnostics: list[Diagnostic],
+        ledger: _UnitLedger,
+    ) -> None:
+        attempt = Attempt(
+            unit.unit_id,
+            round_no,
+            reasoning,
+            verdict,
+            diagnostics,
+            ledger.model,
+            self.version,
+            ledger.created_at,
+        )
+        self.journal.put_attempt(attempt, key, self.run_id)
+
+    def _finish_unit(
+        self, unit: KernelUnit, verdict: str, rounds: int, reasoning: str, ledger: _UnitLedger
+    ) -> None:
+        result = UnitResult(
+            unit_id=unit.unit_id,
+            verdict=verdict,
+            rounds=rounds,
+            reasoning=reasoning,
+            diagnostics=ledger.diagnostics,
+            teacher_model=ledger.model or self.config.model,
+            fingerprint=ledger.fingerprint,
+            prompt_version=self.version,
+            generation_params=self.params_json,
+            prompt_tokens=ledger.prompt_tokens,
+            completion_tokens=ledger.completion_tokens,
+            latency_s=round(ledger.latency_s, 4),
+            created_at=ledger.created_at or now_iso(),
+        )
+        self.journal.put_result(result, self.run_id)
+        setattr(self.summary, verdict, getattr(self.summary, verdict) + 1)
+        self.done += 1
+        self._tick()
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+
+
+async def annotate_async(
+    units: Sequence[KernelUnit],
+    config: AnnotateConfig,
+    verifiers: Sequence[Verifier],
+    journal: Journal,
+    api_key: str,
+    progress: ProgressCallback | None = None,
+) -> RunSummary:
+    """Annotate `units` with a resolved `config`; the journal records everything as it happens."""
+    run_id = new_run_id()
+    journal.start_run(run_id, now_iso(), config.as_record())
+    limiter = RateLimiter(config.rpm, config.tpm)
+    client = TeacherClient(
+        base_url=config.base_url,
+        api_key=api_key,
+        model=config.model,
+        timeout_s=config.timeout_s,
+        retries=config.retries,
+        backoff_base_s=config.backoff_base_s,
+        backoff_max_s=config.backoff_max_s,
+        limiter=limiter,
+        concurrency=config.concurrency,
+    )
+    run = AnnotationRun(config, verifiers, journal, client, run_id, progress)
+    try:
+        return await run.run(units)
+    finally:
+        journal.finish_run(run_id, now_iso(), run.summary.as_dict())
+        await client.close()
+
+
+def annotate_units(
+    units: Sequence[KernelUnit],
+    config: AnnotateConfig,
+    verifiers: Sequence[Verifier],
+    journal_path: Path,
+    api_key: str,
+    progress: ProgressCallback | None = None,
+) -> RunSummary:
+    """The synchronous entry point: open the journal, run the loop, close the journal."""
+    journal = Journal(journal_path)
+    try:
+        return asyncio.run(annotate_async(units, config.resolved(), verifiers, journal, api_key, progress))
+    finally:
+        journal.close()

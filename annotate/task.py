@@ -1,0 +1,306 @@
+"""The annotation task as two pure functions: `prompt(unit, ...) -> messages` and
+`parse(unit, content, finish_reason) -> ParsedAnswer`. No I/O, no transport: the loop sends the
+messages and hands the reply back here.
+
+The teacher sees the real kernel (reverse chain-of-thought) and writes the reasoning that leads
+from an *instruction* to it. The instruction is built here from the facts the parser extracted
+(operator, entry signature, OpDef tensors and dtypes, tiling fields, core type), never from the
+code body, so it is what a developer would be handed before writing the kernel.
+
+Repository content is data: it goes inside <kernel_code>/<host_code> tags (with any closing tag
+inside it neutralised), and `parse` accepts only the answer schema, whatever the code asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from annotate.prompts import PROMPT_VERSION, render
+from annotate.seam import REASONING_SECTIONS
+from schemas import KernelUnit
+
+SECTION_KEYS = tuple(key for key, _ in REASONING_SECTIONS)
+# Per-section length bound in the compact JSON grammar: 7 sections x 300 chars stay under the
+# local teacher's max_tokens, so a grammar-constrained answer always closes its JSON.
+COMPACT_SECTION_CHARS = 300
+_CORE_DESC = {"vector": "vector cores (AIV)", "cube": "cube cores (AIC)", "mixed": "cube and vector cores"}
+
+
+def prompt_version(style: str) -> str:
+    """The recorded prompt version: template set and style, e.g. "v1-full"."""
+    return f"{PROMPT_VERSION}-{style}"
+
+
+# -- the instruction --------------------------------------------------------------------------
+
+
+def entry_signature(unit: KernelUnit) -> str:
+    params = ", ".join(f"{p.type} {p.name}".strip() for p in unit.params)
+    head = "__global__ __aicore__ void"
+    if unit.template_params:
+        tparams = ", ".join(f"{p.type} {p.name}".strip() for p in unit.template_params)
+        head = f"template <{tparams}> {head}"
+    return f"{head} {unit.kernel_name}({params})"
+
+
+def _tensor_line(kind: str, spec: Any) -> str:
+    dtypes = ", ".join(spec.dtypes) or "dtype not stated"
+    formats = f" ({', '.join(spec.formats)})" if spec.formats else ""
+    optional = " optional" if spec.param_type.upper() == "OPTIONAL" else ""
+    return f"- {kind}{optional} `{spec.name}`: {dtypes}{formats}"
+
+
+def _fact_lines(unit: KernelUnit) -> list[str]:
+    lines = [f"Entry point: `{entry_signature(unit)}`."]
+    if unit.op_def is not None:
+        lines += [_tensor_line("input", spec) for spec in unit.op_def.inputs]
+        lines += [_tensor_line("output", spec) for spec in unit.op_def.outputs]
+        lines += [f"- attribute `{a.name}`: {a.type}" for a in unit.op_def.attrs]
+        if unit.op_def.socs:
+            lines.append(f"Target SoCs: {', '.join(unit.op_def.socs)}.")
+    if unit.tiling_fields:
+        fields = ", ".join(
+            f"{f.name} ({f.type}{f'[{f.array_size}]' if f.array_size else ''})" for f in unit.tiling_fields
+        )
+        struct = f" `{unit.tiling_struct}`" if unit.tiling_struct else ""
+        lines.append(f"The host passes tiling data{struct} with the fields: {fields}.")
+    if unit.tiling_keys:
+        lines.append(f"The kernel branches on tiling keys {', '.join(map(str, unit.tiling_keys))}.")
+    if unit.host_tiling:
+        lines.append(f"The host-side tiling function is `{unit.host_tiling}`.")
+    lines.append(f"Category: {unit.category}, difficulty level {unit.level}.")
+    return lines
+
+
+def build_instruction(unit: KernelUnit) -> str:
+    """The task a kernel developer would be given for this unit (facts only, never code)."""
+    return render(
+        "instruction",
+        kernel_name=unit.kernel_name,
+        op_name=unit.op_name or unit.kernel_name,
+        core_desc=_CORE_DESC.get(unit.core_type, unit.core_type),
+        facts="\n".join(_fact_lines(unit)),
+    )
+
+
+# -- the code as prompt data ------------------------------------------------------------------
+
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_LICENCE_WORDS = re.compile(r"copyright|licen[cs]e|all rights reserved", re.IGNORECASE)
+
+
+def _drop_licence_comments(code: str) -> str:
+    """Licence headers are long, identical boilerplate: they cost context and teach nothing."""
+    code = _BLOCK_COMMENT.sub(lambda m: "" if _LICENCE_WORDS.search(m.group(0)) else m.group(0), code)
+    kept: list[str] = []
+    run: list[str] = []
+    for line in [*code.splitlines(), ""]:
+        if line.lstrip().startswith("//") and not line.lstrip().startswith("// ----"):
+            run.append(line)
+            continue
+        if run and not any(_LICENCE_WORDS.search(r) for r in run):
+            kept.extend(run)
+        run = []
+        kept.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept[:-1])).strip("\n")
+
+
+def shorten_code(code: str, max_chars: int) -> tuple[str, int]:
+    """The code without licence headers, cut to `max_chars` by omitting middle lines.
+
+    Returns (text, omitted line count). The head (includes, tiling, class layout, Init) and the
+    tail (the entry function, which follows the class in most kernels) carry the most meaning.
+    """
+    text = _drop_licence_comments(code)
+    if len(text) <= max_chars:
+        return text, 0
+    lines = text.splitlines()
+    head: list[str] = []
+    tail: list[str] = []
+    budget_head, budget_tail = int(max_chars * 0.65), int(max_chars * 0.35)
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > budget_head:
+            break
+        head.append(line)
+        used += len(line) + 1
+    used = 0
+    for line in reversed(lines[len(head) :]):
+        if used + len(line) + 1 > budget_tail:
+            break
+        tail.append(line)
+        used += len(line) + 1
+    tail.reverse()
+    omitted = len(lines) - len(head) - len(tail)
+    return "\n".join([*head, f"// ... [{omitted} lines omitted]", *tail]), omitted
+
+
+def as_data(text: str, tag: str) -> str:
+    """Keep repository text inside its tag: a closing tag in the code cannot end the data block."""
+    return re.sub(rf"</\s*{tag}\s*>", f"<\\/{tag}>", text, flags=re.IGNORECASE)
+
+
+# -- the messages -----------------------------------------------------------------------------
+
+
+def format_instructions(response_format: str, style: str) -> str:
+    if response_format == "tagged":
+        tags = "\n".join(f"<{key}>\n...\n</{key}>" for key in SECTION_KEYS)
+        return render("format_tagged", tags=tags)
+    keys = ", ".join(f'"{key}"' for key in SECTION_KEYS)
+    return render("format_json_compact" if style == "compact" else "format_json", keys=keys)
+
+
+def prompt(unit: KernelUnit, style: str, response_format: str, max_code_chars: int) -> list[dict[str, str]]:
+    """The first-round conversation for one unit."""
+    instruction = build_instruction(unit)
+    code, omitted = shorten_code(unit.code, max_code_chars)
+    note = render("truncation_note") if omitted else ""
+    fmt = format_instructions(response_format, style)
+    if style == "compact":
+        # One user message: chat templates of small models (Gemma) drop or reject system turns.
+        user = render(
+            "user_compact",
+            instruction=instruction,
+            code=as_data(code, "kernel_code"),
+            truncation_note=note,
+            format=fmt,
+        )
+        return [{"role": "user", "content": user}]
+    host_block = ""
+    if unit.host_code.strip():
+        host, host_omitted = shorten_code(unit.host_code, max(2000, max_code_chars // 3))
+        host_block = render("host_block", host_code=as_data(host, "host_code"))
+        if host_omitted and not omitted:
+            note = render("truncation_note")
+    user = render(
+        "user",
+        instruction=instruction,
+        code=as_data(code, "kernel_code"),
+        host_block=host_block,
+        truncation_note=note,
+        format=fmt,
+    )
+    return [{"role": "system", "content": render("system")}, {"role": "user", "content": user}]
+
+
+def feedback_message(feedback: str) -> dict[str, str]:
+    return {"role": "user", "content": render("feedback", feedback=feedback)}
+
+
+def format_retry_message(reason: str) -> dict[str, str]:
+    return {"role": "user", "content": render("format_retry", reason=reason)}
+
+
+def answer_schema(max_chars: int = 0) -> dict[str, Any]:
+    bound = {"maxLength": max_chars} if max_chars else {}
+    return {
+        "type": "object",
+        "properties": {key: {"type": "string", **bound} for key in SECTION_KEYS},
+        "required": list(SECTION_KEYS),
+        "additionalProperties": False,
+    }
+
+
+def response_format_param(response_format: str, style: str) -> dict[str, Any] | None:
+    """The `response_format` request field for a format mode (None: tagged sections, no field)."""
+    if response_format == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "kernel_reasoning", "strict": True, "schema": answer_schema()},
+        }
+    if response_format == "json_object":
+        # llama.cpp-style: a schema inside json_object becomes a decoding grammar.
+        return {
+            "type": "json_object",
+            "schema": answer_schema(COMPACT_SECTION_CHARS if style == "compact" else 0),
+        }
+    return None
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+
+class ParseError(ValueError):
+    """The reply is not an answer in the required form; the message says why (fed back as-is)."""
+
+
+@dataclass(slots=True)
+class ParsedAnswer:
+    sections: dict[str, str]  # section key -> text, only non-empty sections
+    reasoning: str  # the sections rendered as "## <heading>" blocks, in canonical order
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list):
+        return "\n".join(f"- {_as_text(item)}" for item in value).strip()
+    if isinstance(value, dict):
+        return "\n".join(f"{k}: {_as_text(v)}" for k, v in value.items()).strip()
+    return "" if value is None else str(value)
+
+
+def _json_sections(content: str) -> dict[str, str] | None:
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        obj = json.loads(content[start : end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    return {key: _as_text(obj[key]) for key in SECTION_KEYS if key in obj}
+
+
+def _tagged_sections(content: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for key in SECTION_KEYS:
+        match = re.search(rf"<{key}>(.*?)</{key}>", content, re.DOTALL | re.IGNORECASE)
+        if match:
+            found[key] = match.group(1).strip()
+    if found:
+        return found
+    # Some models answer with markdown headings instead of tags; accept our own headings.
+    for key, heading in REASONING_SECTIONS:
+        pattern = rf"^#+\s*{re.escape(heading)}\s*$(.*?)(?=^#+\s|\Z)"
+        match = re.search(pattern, content, re.DOTALL | re.IGNORECASE | re.MULTILINE)
+        if match:
+            found[key] = match.group(1).strip()
+    return found
+
+
+def render_reasoning(sections: dict[str, str]) -> str:
+    return "\n\n".join(
+        f"## {heading}\n{sections[key]}" for key, heading in REASONING_SECTIONS if sections.get(key)
+    )
+
+
+def parse(unit: KernelUnit, content: str, finish_reason: str) -> ParsedAnswer:
+    """Read the teacher's answer as JSON or tagged sections; anything else is a ParseError.
+
+    Missing or empty sections are not a parse error: the answer has the right form, and the
+    structural verifier rejects it with a diagnostic the teacher can act on.
+    """
+    del unit  # the form of the answer does not depend on the unit; kept for the task contract
+    if finish_reason == "length":
+        raise ParseError("the answer was cut off at max_tokens (finish_reason=length)")
+    if finish_reason == "content_filter":
+        raise ParseError("the answer was withheld by the server's content filter")
+    text = content.strip()
+    fenced = re.match(r"^```[a-zA-Z]*\n(.*?)\n?```$", text, re.DOTALL)
+    if fenced:
+        text = fenced.group(1)
+    sections = _json_sections(text)
+    if sections is None:
+        sections = _tagged_sections(text)
+        if not sections:
+            raise ParseError("the answer is neither a JSON object with the section keys nor tagged sections")
+    sections = {key: value for key, value in sections.items() if value}
+    if not sections:
+        raise ParseError("every section of the answer is empty")
+    return ParsedAnswer(sections, render_reasoning(sections))
