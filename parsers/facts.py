@@ -38,9 +38,7 @@ _INIT_BUFFER_RE = re.compile(r"\bInitBuffer\s*\(\s*\w+\s*,\s*([\w:]+)\s*,")
 CUBE_POSITIONS = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"}
 VECTOR_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
 CUBE_APIS = {"Mmad", "LoadData", "Fixpipe", "Matmul", "IterateAll", "SetTensorA", "SetTensorB", "GetTensorC"}
-VECTOR_ONLY_MARKERS = ("KERNEL_TYPE_AIV_ONLY", "ASCENDC_VECTOR_ONLY")
-CUBE_ONLY_MARKERS = ("KERNEL_TYPE_AIC_ONLY", "ASCENDC_CUBE_ONLY")
-MIXED_MARKERS = ("KERNEL_TYPE_MIX_", "CrossCoreSetFlag", "CrossCoreWaitFlag")
+_KERNEL_TYPE_RE = re.compile(r"\bKERNEL_TYPE_(\w+)")
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -136,17 +134,22 @@ def buffer_num(code: str, constants: dict[str, int]) -> int:
 
 
 def core_type(code: str, apis: list[str], positions: list[str]) -> str:
-    """vector | cube | mixed, from kernel-type markers, queue positions and cube APIs."""
-    if any(marker in code for marker in MIXED_MARKERS):
+    """vector | cube | mixed, from the declared kernel type, queue positions and cube APIs."""
+    declared = _KERNEL_TYPE_RE.findall(code)
+    # KERNEL_TYPE_MIX_AIV_1_0 runs on vector cores only, MIX_AIC_1_0 on cube cores only;
+    # MIX_AIC_1_1 / 1_2 pair them.
+    if any(t.startswith("MIX_AIC_1_") and not t.endswith("_0") for t in declared):
         return "mixed"
+    if "CrossCoreSetFlag" in apis or "CrossCoreWaitFlag" in apis:
+        return "mixed"
+    if any(t in ("AIC_ONLY", "MIX_AIC_1_0") for t in declared) or "ASCENDC_CUBE_ONLY" in code:
+        return "cube"
+    if any(t in ("AIV_ONLY", "MIX_AIV_1_0") for t in declared):
+        return "vector"
     # `if ASCEND_IS_AIC { return; }` guards appear in pure vector kernels too: only queue
     # positions and cube APIs say which units a kernel really drives.
     cube = bool(CUBE_POSITIONS & set(positions)) or bool(CUBE_APIS & set(apis))
     vector = bool(VECTOR_POSITIONS & set(positions))
-    if any(marker in code for marker in CUBE_ONLY_MARKERS):
-        return "cube"
-    if any(marker in code for marker in VECTOR_ONLY_MARKERS):
-        return "vector"
     if cube and vector:
         return "mixed"
     return "cube" if cube else "vector"
