@@ -32,6 +32,17 @@ class IngestSummary:
     skipped: list[Skip] = field(default_factory=list)
     kind: str = "corpus"
 
+    def report(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "files_seen": self.files_seen,
+            "rows": self.rows,
+            "entry_files": self.entry_files,
+            "partial": self.partial,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+        }
+
     def line(self) -> str:
         reasons = Counter(s.reason.split(" (")[0] for s in self.skipped)
         skipped = ", ".join(f"{n} {r}" for r, n in reasons.most_common())

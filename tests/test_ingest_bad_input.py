@@ -3,6 +3,7 @@ ingested, and never a half-written workspace."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading

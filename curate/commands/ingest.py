@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from curate.config import load_config
 from curate.ingest_stage import run_ingest
-from curate.workspace import DEFAULT_WORKSPACE, Workspace
+from curate.workspace import DEFAULT_WORKSPACE, Workspace, write_text_atomic
 from parsers.config import IngestConfig
 
 WorkspaceOption = Annotated[
@@ -87,4 +88,6 @@ def ingest(
             skipped=len(summary.skipped),
             config={"jobs": cfg.jobs, "max_file_mb": cfg.max_file_mb, "std": cfg.std},
         )
-    print(summary.line())
+        report = ws.reports / f"ingest-{summary.source}.json"
+        write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
+    print(summary.line() + (f" (list: {report})" if summary.skipped else ""))
