@@ -39,6 +39,10 @@ PRELUDE = r"""
 #define __fbuf__
 #define __ssbuf__
 #define __inline__ inline
+#define __vector__ __attribute__((annotate("ascendc_vector")))
+#define __cube__ __attribute__((annotate("ascendc_cube")))
+#define __mix__(...) __attribute__((annotate("ascendc_mix")))
+#define __launch_bounds__(...)
 #define __simt_vf__
 #define __simt_callee__
 #define LAUNCH_BOUND(n)

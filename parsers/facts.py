@@ -39,6 +39,9 @@ CUBE_POSITIONS = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"}
 VECTOR_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
 CUBE_APIS = {"Mmad", "LoadData", "Fixpipe", "Matmul", "IterateAll", "SetTensorA", "SetTensorB", "GetTensorC"}
 _KERNEL_TYPE_RE = re.compile(r"\bKERNEL_TYPE_(\w+)")
+_MIX_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__mix__\s*\(")
+_CUBE_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__cube__\b")
+_VECTOR_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__vector__\b")
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -136,6 +139,13 @@ def buffer_num(code: str, constants: dict[str, int]) -> int:
 def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     """vector | cube | mixed, from the declared kernel type, queue positions and cube APIs."""
     declared = _KERNEL_TYPE_RE.findall(code)
+    # Single-source entries declare their cores: `__global__ __vector__`, `__cube__`, `__mix__(1, 2)`.
+    if _MIX_ENTRY_RE.search(code):
+        return "mixed"
+    if _CUBE_ENTRY_RE.search(code):
+        return "cube"
+    if _VECTOR_ENTRY_RE.search(code):
+        return "vector"
     # KERNEL_TYPE_MIX_AIV_1_0 runs on vector cores only, MIX_AIC_1_0 on cube cores only;
     # MIX_AIC_1_1 / 1_2 pair them.
     if any(t.startswith("MIX_AIC_1_") and not t.endswith("_0") for t in declared):
