@@ -29,7 +29,7 @@ CANN_HEADER = (
     "/**\n"
     " * Copyright (c) 2025 Huawei Technologies Co., Ltd.\n"
     " * This file is a part of the CANN Open Software.\n"
-    " * Licensed under CANN Open Software License Agreement Version 2.0 (the \"License\").\n"
+    ' * Licensed under CANN Open Software License Agreement Version 2.0 (the "License").\n'
     " */\n"
 )
 APACHE_HEADER = "// SPDX-License-Identifier: Apache-2.0\n// Copyright 2025 The ascend-kernels authors\n"
@@ -131,18 +131,96 @@ DEFAULT_SPECS = [
     Spec("AddCustom", "add_custom", "operators/add_custom/op_kernel/add_custom.cpp", rejected_rounds=1),
     Spec("AddCustom", "add_custom_arch35", "operators/add_custom/op_kernel/arch35/add_custom.cpp"),
     Spec("SubCustom", "sub_custom", "operators/sub_custom/op_kernel/sub_custom.cpp", api="Sub"),
-    Spec("MulCustom", "mul_custom", "operators/mul_custom/op_kernel/mul_custom.cpp", api="Mul", rejected_rounds=2),
-    Spec("DivCustom", "div_custom", "operators/div_custom/op_kernel/div_custom.cpp", api="Div", license="Apache-2.0"),
-    Spec("MaxCustom", "max_custom", "operators/max_custom/op_kernel/max_custom.cpp", api="Max", verdict="rejected", rejected_rounds=1),
-    Spec("MinCustom", "min_custom", "operators/min_custom/op_kernel/min_custom.cpp", api="Min", verdict="failed"),
-    Spec("Relu", "relu_custom", "operators/relu/op_kernel/relu.cpp", api="Relu", category="activation", verdict="pending"),
-    Spec("Gelu", "gelu_custom", "operators/gelu/op_kernel/gelu.cpp", api="Gelu", category="activation", license="Apache-2.0"),
-    Spec("ReduceSum", "reduce_sum", "operators/reduce_sum/op_kernel/reduce_sum.cpp", api="ReduceSum", category="reduction", level=2),
-    Spec("LayerNorm", "layer_norm", "operators/layer_norm/op_kernel/layer_norm.cpp", api="LayerNorm", category="normalization", level=2),
-    Spec("MatMul", "matmul_custom", "operators/matmul/op_kernel/matmul_custom.cpp", api="Mmad", category="matmul", level=2),
-    Spec("TopK", "topk_custom", "operators/topk/op_kernel/topk.cpp", api="Sort", category="sort/topk", level=3),
-    Spec("Softmax", "softmax_custom", "operators/softmax/op_kernel/softmax.cpp", api="SoftMax", category="activation", level=2, decision="leak"),
-    Spec("SoftmaxV2", "softmax_v2", "operators/softmax_v2/op_kernel/softmax_v2.cpp", api="SoftMax", category="activation", level=2, decision="duplicate"),
+    Spec(
+        "MulCustom",
+        "mul_custom",
+        "operators/mul_custom/op_kernel/mul_custom.cpp",
+        api="Mul",
+        rejected_rounds=2,
+    ),
+    Spec(
+        "DivCustom",
+        "div_custom",
+        "operators/div_custom/op_kernel/div_custom.cpp",
+        api="Div",
+        license="Apache-2.0",
+    ),
+    Spec(
+        "MaxCustom",
+        "max_custom",
+        "operators/max_custom/op_kernel/max_custom.cpp",
+        api="Max",
+        verdict="rejected",
+        rejected_rounds=1,
+    ),
+    Spec(
+        "MinCustom",
+        "min_custom",
+        "operators/min_custom/op_kernel/min_custom.cpp",
+        api="Min",
+        verdict="failed",
+    ),
+    Spec(
+        "Relu",
+        "relu_custom",
+        "operators/relu/op_kernel/relu.cpp",
+        api="Relu",
+        category="activation",
+        verdict="pending",
+    ),
+    Spec(
+        "Gelu",
+        "gelu_custom",
+        "operators/gelu/op_kernel/gelu.cpp",
+        api="Gelu",
+        category="activation",
+        license="Apache-2.0",
+    ),
+    Spec(
+        "ReduceSum",
+        "reduce_sum",
+        "operators/reduce_sum/op_kernel/reduce_sum.cpp",
+        api="ReduceSum",
+        category="reduction",
+        level=2,
+    ),
+    Spec(
+        "LayerNorm",
+        "layer_norm",
+        "operators/layer_norm/op_kernel/layer_norm.cpp",
+        api="LayerNorm",
+        category="normalization",
+        level=2,
+    ),
+    Spec(
+        "MatMul",
+        "matmul_custom",
+        "operators/matmul/op_kernel/matmul_custom.cpp",
+        api="Mmad",
+        category="matmul",
+        level=2,
+    ),
+    Spec(
+        "TopK", "topk_custom", "operators/topk/op_kernel/topk.cpp", api="Sort", category="sort/topk", level=3
+    ),
+    Spec(
+        "Softmax",
+        "softmax_custom",
+        "operators/softmax/op_kernel/softmax.cpp",
+        api="SoftMax",
+        category="activation",
+        level=2,
+        decision="leak",
+    ),
+    Spec(
+        "SoftmaxV2",
+        "softmax_v2",
+        "operators/softmax_v2/op_kernel/softmax_v2.cpp",
+        api="SoftMax",
+        category="activation",
+        level=2,
+        decision="duplicate",
+    ),
     Spec("Cast", "cast_custom", "operators/cast/op_kernel/cast.cpp", api="Cast", verdict="none"),
 ]
 
@@ -157,7 +235,11 @@ VERIFIERS = ["api_surface", "clang_typecheck", "grounding.api_exists", "groundin
 
 def unit_for(spec: Spec) -> KernelUnit:
     header = CANN_HEADER if spec.license.startswith("CANN") else APACHE_HEADER
-    code = header + KERNEL_TEMPLATE.format(cls=spec.op, kernel=spec.kernel, api=spec.api) + spec.extra.get("code", "")
+    code = (
+        header
+        + KERNEL_TEMPLATE.format(cls=spec.op, kernel=spec.kernel, api=spec.api)
+        + spec.extra.get("code", "")
+    )
     return KernelUnit(
         unit_id=stable_id(SOURCE, spec.path, spec.kernel),
         source=SOURCE,
@@ -174,7 +256,10 @@ def unit_for(spec: Spec) -> KernelUnit:
         host_tiling="TilingFunc",
         op_def=OpDef(
             spec.op,
-            inputs=[TensorSpec("x", dtypes=["DT_FLOAT16"], formats=["FORMAT_ND"]), TensorSpec("y", dtypes=["DT_FLOAT16"])],
+            inputs=[
+                TensorSpec("x", dtypes=["DT_FLOAT16"], formats=["FORMAT_ND"]),
+                TensorSpec("y", dtypes=["DT_FLOAT16"]),
+            ],
             outputs=[TensorSpec("z", dtypes=["DT_FLOAT16"], formats=["FORMAT_ND"])],
             socs=["ascend910b"],
         ),
@@ -223,10 +308,30 @@ def make_workspace(root: Path, specs: list[Spec] | None = None, with_attempts: b
     leaks = [d for d in decisions if d.decision == "leak"]
     (ws.reports).mkdir(parents=True, exist_ok=True)
     (ws.reports / "leakage.json").write_text(
-        json.dumps({"leaks": [{"unit_id": d.unit_id, "benchmark": d.match_source, "item_id": d.match_id, "score": d.score} for d in leaks]}, indent=2)
+        json.dumps(
+            {
+                "leaks": [
+                    {
+                        "unit_id": d.unit_id,
+                        "benchmark": d.match_source,
+                        "item_id": d.match_id,
+                        "score": d.score,
+                    }
+                    for d in leaks
+                ]
+            },
+            indent=2,
+        )
     )
     ws.record_run("ingest", source=SOURCE, units=len(units), parser_version="1")
-    ws.record_run("dedup", threshold=0.7, num_perm=128, ngram=5, containment_threshold=0.8, benchmarks=["npukernelbench"])
+    ws.record_run(
+        "dedup",
+        threshold=0.7,
+        num_perm=128,
+        ngram=5,
+        containment_threshold=0.8,
+        benchmarks=["npukernelbench"],
+    )
     ws.record_run("annotate", model=TEACHER, prompt_version=PROMPT_VERSION, concurrency=16)
     ws.record_run("verify", verifiers=VERIFIERS, max_rounds=3)
     return ws
@@ -234,12 +339,20 @@ def make_workspace(root: Path, specs: list[Spec] | None = None, with_attempts: b
 
 def _decision(spec: Spec, unit: KernelUnit, kept_ids: dict[str, str]) -> Decision:
     if spec.decision == "leak":
-        return Decision(unit.unit_id, "leak", match_id=stable_id("npukernelbench", spec.op), match_source="npukernelbench",
-                        match_path=f"tasks/level{spec.level}/Activation/{spec.op}/answer/1/op_kernel/{spec.kernel}.cpp",
-                        score=0.93, method="containment")
+        return Decision(
+            unit.unit_id,
+            "leak",
+            match_id=stable_id("npukernelbench", spec.op),
+            match_source="npukernelbench",
+            match_path=f"tasks/level{spec.level}/Activation/{spec.op}/answer/1/op_kernel/{spec.kernel}.cpp",
+            score=0.93,
+            method="containment",
+        )
     if spec.decision == "duplicate":
         rep = next(iter(kept_ids.values()))
-        return Decision(unit.unit_id, "duplicate", cluster_id="c1", match_id=rep, score=0.88, method="jaccard")
+        return Decision(
+            unit.unit_id, "duplicate", cluster_id="c1", match_id=rep, score=0.88, method="jaccard"
+        )
     kept_ids[spec.op] = unit.unit_id
     return Decision(unit.unit_id, "keep", cluster_id=f"c-{unit.unit_id}")
 
@@ -248,16 +361,40 @@ def _annotation(spec: Spec, unit: KernelUnit) -> tuple[Annotation, list[Attempt]
     good = REASONING.format(op=spec.op, api=spec.api) + spec.extra.get("reasoning", "")
     bad = BAD_REASONING.format(op=spec.op, api=spec.api)
     attempts = [
-        Attempt(unit.unit_id, r + 1, f"{bad}\n(round {r + 1})", "rejected",
-                [Diagnostic("grounding.api_exists", "error", f"AscendC::{spec.api}d does not exist; the kernel uses AscendC::{spec.api}")],
-                TEACHER, PROMPT_VERSION, f"2025-06-0{r + 1}T10:00:00Z")
+        Attempt(
+            unit.unit_id,
+            r + 1,
+            f"{bad}\n(round {r + 1})",
+            "rejected",
+            [
+                Diagnostic(
+                    "grounding.api_exists",
+                    "error",
+                    f"AscendC::{spec.api}d does not exist; the kernel uses AscendC::{spec.api}",
+                )
+            ],
+            TEACHER,
+            PROMPT_VERSION,
+            f"2025-06-0{r + 1}T10:00:00Z",
+        )
         for r in range(spec.rejected_rounds)
     ]
     final_round = spec.rejected_rounds + 1
     verdict = spec.verdict
     reasoning = good if verdict == "accepted" else f"{bad}\n(final)"
     if verdict in ("accepted", "rejected"):
-        attempts.append(Attempt(unit.unit_id, final_round, reasoning, verdict, [], TEACHER, PROMPT_VERSION, "2025-06-09T10:00:00Z"))
+        attempts.append(
+            Attempt(
+                unit.unit_id,
+                final_round,
+                reasoning,
+                verdict,
+                [],
+                TEACHER,
+                PROMPT_VERSION,
+                "2025-06-09T10:00:00Z",
+            )
+        )
     ann = Annotation(
         unit_id=unit.unit_id,
         teacher_model=TEACHER,
@@ -267,7 +404,9 @@ def _annotation(spec: Spec, unit: KernelUnit) -> tuple[Annotation, list[Attempt]
         answer=unit.code,
         verdict=verdict,
         attempts=final_round,
-        diagnostics=[Diagnostic("grounding.numbers", "warning", "tile length not stated")] if verdict == "accepted" else [],
+        diagnostics=[Diagnostic("grounding.numbers", "warning", "tile length not stated")]
+        if verdict == "accepted"
+        else [],
         prompt_tokens=850 + len(spec.op),
         completion_tokens=610 + 3 * len(spec.op),
         latency_s=4.2,

@@ -73,7 +73,9 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
         unit, annotation = units[uid], annotations.get(uid)
         if annotation is None:
             continue
-        split = split_of(operator_key(unit.op_name, unit.kernel_name, uid), config.validation_ratio, config.split_salt)
+        split = split_of(
+            operator_key(unit.op_name, unit.kernel_name, uid), config.validation_ratio, config.split_salt
+        )
         unit_attempts = sorted(by_unit.get(uid, []), key=lambda a: a.round)
         if annotation.verdict in wanted:
             rows.append(_row(unit, annotation, unit_attempts, run_checks, split))
@@ -115,7 +117,9 @@ def _latest_annotations(annotations: list[Annotation]) -> dict[str, Annotation]:
     return latest
 
 
-def _row(unit: KernelUnit, ann: Annotation, attempts: list[Attempt], run_checks: list[str], split: str) -> DatasetRow:
+def _row(
+    unit: KernelUnit, ann: Annotation, attempts: list[Attempt], run_checks: list[str], split: str
+) -> DatasetRow:
     checks = set(run_checks) | {d.check for d in ann.diagnostics if d.check}
     checks |= {d.check for a in attempts for d in a.diagnostics if d.check}
     rounds = max([ann.attempts, *(a.round for a in attempts)], default=0)
@@ -148,7 +152,9 @@ def _row(unit: KernelUnit, ann: Annotation, attempts: list[Attempt], run_checks:
 
 def _pairs(unit: KernelUnit, ann: Annotation, attempts: list[Attempt], split: str) -> list[PreferencePair]:
     accepted = [a for a in attempts if a.verdict == "accepted"]
-    chosen_round, chosen = (accepted[-1].round, accepted[-1].reasoning) if accepted else (ann.attempts, ann.reasoning)
+    chosen_round, chosen = (
+        (accepted[-1].round, accepted[-1].reasoning) if accepted else (ann.attempts, ann.reasoning)
+    )
     pairs = []
     for attempt in attempts:
         if attempt.verdict != "rejected" or not attempt.reasoning.strip() or attempt.reasoning == chosen:
@@ -182,12 +188,16 @@ def _summary(
     attempts: int,
 ) -> dict[str, Any]:
     decided = Counter(_decision(decisions, uid) for uid in units)
-    leaks = Counter(d.match_source or "?" for d in decisions.values() if d.decision == "leak" and d.unit_id in units)
+    leaks = Counter(
+        d.match_source or "?" for d in decisions.values() if d.decision == "leak" and d.unit_id in units
+    )
     verdicts = Counter(annotations[uid].verdict if uid in annotations else "not annotated" for uid in kept)
     annotated = [annotations[uid] for uid in kept if uid in annotations]
     sources: dict[str, dict[str, Any]] = {}
     for unit in units.values():
-        entry = sources.setdefault(unit.source, {"origin_url": unit.origin_url, "commit": unit.commit, "units": 0})
+        entry = sources.setdefault(
+            unit.source, {"origin_url": unit.origin_url, "commit": unit.commit, "units": 0}
+        )
         entry["units"] += 1
     return {
         "config": dataclasses.asdict(config),
@@ -196,10 +206,13 @@ def _summary(
         "leaks_by_benchmark": dict(sorted(leaks.items())),
         "verdicts_of_kept_units": dict(sorted(verdicts.items())),
         "attempts": attempts,
-        "rows": {verdict: sum(r.verdict == verdict for r in rows) for verdict in sorted({r.verdict for r in rows})},
+        "rows": {
+            verdict: sum(r.verdict == verdict for r in rows) for verdict in sorted({r.verdict for r in rows})
+        },
         "rows_per_split": {s: sum(r.split == s for r in rows) for s in SPLITS},
         "operators_per_split": {
-            s: len({operator_key(r.op_name, r.kernel_name, r.id) for r in rows if r.split == s}) for s in SPLITS
+            s: len({operator_key(r.op_name, r.kernel_name, r.id) for r in rows if r.split == s})
+            for s in SPLITS
         },
         "preference_pairs": len(pairs),
         "sources": dict(sorted(sources.items())),

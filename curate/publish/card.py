@@ -54,7 +54,12 @@ class CardInputs:
 
 
 def size_category(n: int) -> str:
-    for bound, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+    for bound, label in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
         if n < bound:
             return label
     return "1M<n<10M"
@@ -84,7 +89,9 @@ def card_data(inputs: CardInputs) -> DatasetCardData:
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in rows]
+    out += [
+        "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in rows
+    ]
     return out
 
 
@@ -116,12 +123,30 @@ def _intro(inputs: CardInputs) -> list[str]:
 
 
 def _configs_section(inputs: CardInputs) -> list[str]:
-    rows = [[f"`{n}`", DESCRIPTIONS.get(n, ""), *(s.get(split, 0) for split in SPLITS)] for n, s in inputs.configs.items()]
+    rows = [
+        [f"`{n}`", DESCRIPTIONS.get(n, ""), *(s.get(split, 0) for split in SPLITS)]
+        for n, s in inputs.configs.items()
+    ]
     where = inputs.repo_id or "path/to/this/folder"
     out = ["## Configs", "", *_table(["config", "format", *SPLITS], rows), ""]
-    out += ["```python", "from datasets import load_dataset", "", f'ds = load_dataset("{where}", name="alpaca")', "```", ""]
-    out += ["Every config is split by a hash of the operator: all kernels of one operator are on the same side.", ""]
-    out += ["### Columns of `raw`", "", *_table(["column", "meaning"], [[f"`{k}`", v] for k, v in COLUMNS.items()]), ""]
+    out += [
+        "```python",
+        "from datasets import load_dataset",
+        "",
+        f'ds = load_dataset("{where}", name="alpaca")',
+        "```",
+        "",
+    ]
+    out += [
+        "Every config is split by a hash of the operator: all kernels of one operator are on the same side.",
+        "",
+    ]
+    out += [
+        "### Columns of `raw`",
+        "",
+        *_table(["column", "meaning"], [[f"`{k}`", v] for k, v in COLUMNS.items()]),
+        "",
+    ]
     out += [
         "### Target format",
         "",
@@ -137,26 +162,41 @@ def _provenance_section(inputs: CardInputs) -> list[str]:
     summary, meta = inputs.summary, inputs.meta
     published = Counter(r.source for r in inputs.rows)
     sources = [
-        [name, info.get("origin_url") or "local", f"`{info.get('commit') or '-'}`", info.get("units", 0), published[name]]
+        [
+            name,
+            info.get("origin_url") or "local",
+            f"`{info.get('commit') or '-'}`",
+            info.get("units", 0),
+            published[name],
+        ]
         for name, info in summary.get("sources", {}).items()
     ]
     decisions = summary.get("decisions", {})
     leaks = summary.get("leaks_by_benchmark", {})
     out = ["## How the data was made", "", "### Sources", ""]
     out += _table(["source", "origin", "commit", "units ingested", "rows published"], sources)
-    out += ["", "### Parsing", "", f"curate {meta.get('tool_version', __version__)} (schema {meta.get('schema_version', '?')}); "]
+    out += [
+        "",
+        "### Parsing",
+        "",
+        f"curate {meta.get('tool_version', __version__)} (schema {meta.get('schema_version', '?')}); ",
+    ]
     out[-1] += f"ingest parameters: {_params(_last_run(meta, 'ingest'))}."
     out += ["", "### Deduplication and decontamination", ""]
     out += [f"Parameters: {_params(_last_run(meta, 'dedup'))}.", ""]
     out += [
         f"Of {summary.get('units', 0)} units: {decisions.get('keep', 0)} kept, {decisions.get('duplicate', 0)} "
         f"removed as near-duplicates, {decisions.get('leak', 0)} removed as benchmark leaks"
-        + (f", {decisions['undecided']} left out for want of a dedup decision" if decisions.get("undecided") else "")
+        + (
+            f", {decisions['undecided']} left out for want of a dedup decision"
+            if decisions.get("undecided")
+            else ""
+        )
         + ".",
         "",
     ]
     if leaks:
-        out += _table(["benchmark", "units removed as leaks"], sorted(leaks.items())) + [""]
+        out += [*_table(["benchmark", "units removed as leaks"], sorted(leaks.items())), ""]
     out += ["Every leak, with both sides and the overlapping lines, is in `reports/leakage.json`.", ""]
     return out
 
@@ -169,12 +209,17 @@ def _generation_section(inputs: CardInputs) -> list[str]:
     checks = sorted({c for r in inputs.rows for c in r.verifier})
     rounds = Counter(r.rounds for r in inputs.rows if r.verdict == "accepted")
     out = ["### Teacher", ""]
-    out += _table(["teacher model", "units"], sorted(summary.get("teachers", {}).items())) + [""]
-    out += [f"Prompt versions: {', '.join(f'`{k}` ({v})' for k, v in summary.get('prompt_versions', {}).items()) or 'n/a'}."]
+    out += [*_table(["teacher model", "units"], sorted(summary.get("teachers", {}).items())), ""]
+    out += [
+        f"Prompt versions: {', '.join(f'`{k}` ({v})' for k, v in summary.get('prompt_versions', {}).items()) or 'n/a'}."
+    ]
     params = summary.get("generation_params", [])
     out += [f"Generation parameters: {', '.join(f'`{p}`' for p in params) or 'not recorded'}."]
     tokens = summary.get("tokens", {})
-    out += [f"Tokens of the published rows: {tokens.get('prompt', 0)} prompt, {tokens.get('completion', 0)} completion.", ""]
+    out += [
+        f"Tokens of the published rows: {tokens.get('prompt', 0)} prompt, {tokens.get('completion', 0)} completion.",
+        "",
+    ]
     out += ["### Verification", ""]
     out += [f"Checks that ran: {', '.join(f'`{c}`' for c in checks) or 'not recorded'}."]
     out += [
@@ -190,18 +235,35 @@ def _generation_section(inputs: CardInputs) -> list[str]:
 def _licence_section(inputs: CardInputs) -> list[str]:
     counts = Counter(r.license for r in inputs.rows)
     rows = [
-        [licenses.display_name(lic), f"`{lic}`", n, licenses.hub_id(lic) or "other", licenses.obligations(lic)]
+        [
+            licenses.display_name(lic),
+            f"`{lic}`",
+            n,
+            licenses.hub_id(lic) or "other",
+            licenses.obligations(lic),
+        ]
         for lic, n in sorted(counts.items())
     ]
-    out = ["## Licences", "", "Each row keeps the licence of its kernel file; the dataset has no single licence.", ""]
-    out += _table(["licence", "id", "rows", "Hub id", "what it asks (our reading; the licence text decides)"], rows)
+    out = [
+        "## Licences",
+        "",
+        "Each row keeps the licence of its kernel file; the dataset has no single licence.",
+        "",
+    ]
+    out += _table(
+        ["licence", "id", "rows", "Hub id", "what it asks (our reading; the licence text decides)"], rows
+    )
     if any(lic.startswith("CANN") for lic in counts):
         out += [
             "",
             "**The CANN Open Software License Agreement is not an OSI-approved open-source licence** and limits "
             "use to Huawei Ascend AI processors. Read it before training on or redistributing those rows.",
         ]
-    out += ["", f"Per-licence sources and obligations: [{licenses.LICENSES_FILE}]({licenses.LICENSES_FILE}).", ""]
+    out += [
+        "",
+        f"Per-licence sources and obligations: [{licenses.LICENSES_FILE}]({licenses.LICENSES_FILE}).",
+        "",
+    ]
     return out
 
 
@@ -209,8 +271,16 @@ def _category_section(inputs: CardInputs) -> list[str]:
     accepted = [r for r in inputs.rows if r.verdict == "accepted"]
     levels = sorted({r.level for r in accepted})
     by = Counter((r.category, r.level) for r in accepted)
-    rows = [[c, *(by[(c, lv)] for lv in levels), sum(by[(c, lv)] for lv in levels)] for c in sorted({r.category for r in accepted})]
-    return ["## Categories and levels", "", *_table(["category", *(f"level {lv}" for lv in levels), "total"], rows), ""]
+    rows = [
+        [c, *(by[(c, lv)] for lv in levels), sum(by[(c, lv)] for lv in levels)]
+        for c in sorted({r.category for r in accepted})
+    ]
+    return [
+        "## Categories and levels",
+        "",
+        *_table(["category", *(f"level {lv}" for lv in levels), "total"], rows),
+        "",
+    ]
 
 
 LIMITATIONS = [
@@ -229,7 +299,9 @@ LIMITATIONS = [
 
 
 def render_card(inputs: CardInputs) -> str:
-    body = _intro(inputs) + _configs_section(inputs) + _provenance_section(inputs) + _generation_section(inputs)
+    body = (
+        _intro(inputs) + _configs_section(inputs) + _provenance_section(inputs) + _generation_section(inputs)
+    )
     body += _licence_section(inputs) + _category_section(inputs)
     body += ["## Known limitations", "", *(f"- {item}" for item in LIMITATIONS), ""]
     body += ["## Files beside the data", "", *(f"- `{path}`" for path in inputs.report_files), ""]
@@ -240,7 +312,10 @@ def render_card(inputs: CardInputs) -> str:
 def render_licenses(rows: Sequence[DatasetRow]) -> str:
     """LICENSES.md: per licence, the rows, where the full text is, and what it asks."""
     out = ["# Licences of the rows in this dataset", ""]
-    out += ["The rows keep the licences of the kernel files they were built from. Summaries are our reading;", ""]
+    out += [
+        "The rows keep the licences of the kernel files they were built from. Summaries are our reading;",
+        "",
+    ]
     out[-2] += " the licence texts decide."
     for lic, n in sorted(Counter(r.license for r in rows).items()):
         origins = sorted({(r.source, r.origin_url, r.commit) for r in rows if r.license == lic})
@@ -248,6 +323,9 @@ def render_licenses(rows: Sequence[DatasetRow]) -> str:
         if licenses.url(lic):
             out += [f"Licence: {licenses.url(lic)}", ""]
         out += [licenses.obligations(lic), "", "The full text ships with these sources:", ""]
-        out += [f"- {src}: {url or 'local source'}" + (f" at `{commit}`" if commit else "") for src, url, commit in origins]
+        out += [
+            f"- {src}: {url or 'local source'}" + (f" at `{commit}`" if commit else "")
+            for src, url, commit in origins
+        ]
         out += [""]
     return "\n".join(out)

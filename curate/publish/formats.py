@@ -29,11 +29,19 @@ SYSTEM_PROMPT = (
 )
 
 RAW_SCHEMA = pa.schema([f for f in arrow_schema(DatasetRow) if f.name != "split"])
-ALPACA_SCHEMA = pa.schema([("id", pa.string()), ("instruction", pa.string()), ("input", pa.string()), ("output", pa.string())])
+ALPACA_SCHEMA = pa.schema(
+    [("id", pa.string()), ("instruction", pa.string()), ("input", pa.string()), ("output", pa.string())]
+)
 MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 MESSAGES_SCHEMA = pa.schema([("id", pa.string()), ("messages", pa.list_(MESSAGE))])
 PREFERENCE_SCHEMA = pa.schema(
-    [("id", pa.string()), ("unit_id", pa.string()), ("prompt", pa.string()), ("chosen", pa.string()), ("rejected", pa.string())]
+    [
+        ("id", pa.string()),
+        ("unit_id", pa.string()),
+        ("prompt", pa.string()),
+        ("chosen", pa.string()),
+        ("rejected", pa.string()),
+    ]
 )
 
 
@@ -57,7 +65,12 @@ def _raw(row: DatasetRow) -> dict[str, Any]:
 
 
 def _alpaca(row: DatasetRow) -> dict[str, Any]:
-    return {"id": row.id, "instruction": row.instruction, "input": "", "output": completion(row.reasoning, row.answer)}
+    return {
+        "id": row.id,
+        "instruction": row.instruction,
+        "input": "",
+        "output": completion(row.reasoning, row.answer),
+    }
 
 
 def _messages(row: DatasetRow) -> dict[str, Any]:

@@ -66,14 +66,18 @@ def upload(content: RepoContent, target: HubTarget, rerun: str) -> str:
         head = api.repo_info(target.repo_id, repo_type="dataset", revision=target.revision).sha
         existing = api.list_repo_files(target.repo_id, repo_type="dataset", revision=target.revision)
         stale = [
-            p for p in existing if p not in content.files and (p.startswith(MANAGED_PREFIXES) or p in MANAGED_FILES)
+            p
+            for p in existing
+            if p not in content.files and (p.startswith(MANAGED_PREFIXES) or p in MANAGED_FILES)
         ]
-        operations = [CommitOperationAdd(path, data) for path, data in sorted(content.files.items())]
+        operations: list[CommitOperationAdd | CommitOperationDelete] = [
+            CommitOperationAdd(path, data) for path, data in sorted(content.files.items())
+        ]
         operations += [CommitOperationDelete(path) for path in sorted(stale)]
         stage = "uploading and committing"
         info = api.create_commit(
             target.repo_id,
-            operations,  # type: ignore[arg-type]
+            operations,
             commit_message=target.commit_message or "Publish Ascend-CoT with curate",
             repo_type="dataset",
             revision=target.revision,

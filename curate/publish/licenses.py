@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from schemas.licenses import KNOWN_LICENSES, UNKNOWN
 
@@ -143,12 +144,12 @@ def slug(license_id: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", name.lower()).strip("-")
 
 
-def card_metadata(license_ids: Iterable[str]) -> dict[str, object]:
+def card_metadata(license_ids: Iterable[str]) -> dict[str, Any]:
     """`license` (one id or a list), plus `license_name`/`license_link` when a licence has no Hub
     identifier: the link points to LICENSES.md in the dataset repository."""
     ids = sorted(set(license_ids))
     hub = sorted({hub_id(i) or "other" for i in ids})
-    meta: dict[str, object] = {"license": hub[0] if len(hub) == 1 else hub}
+    meta: dict[str, Any] = {"license": hub[0] if len(hub) == 1 else hub}
     others = [i for i in ids if hub_id(i) is None]
     if others:
         if len(others) == 1:

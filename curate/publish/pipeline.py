@@ -68,7 +68,9 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
     built = dataset.stat().st_mtime
     for table in (ws.units, ws.decisions, ws.annotations, attempts_path(ws)):
         if table.exists() and table.stat().st_mtime > built:
-            raise UserError(f"{table.name} changed after the last `curate build`: re-run `curate build --workspace {ws.root}`")
+            raise UserError(
+                f"{table.name} changed after the last `curate build`: re-run `curate build --workspace {ws.root}`"
+            )
     rows = read_records(dataset, DatasetRow)
     preference = ws.root / PREFERENCE_TABLE
     pairs = read_records(preference, PreferencePair) if preference.exists() else []
@@ -80,7 +82,9 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
 def _check_formats(formats: list[str]) -> None:
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
-        raise UserError(f"unknown format(s) {', '.join(unknown) or '(none given)'}: choose from {', '.join(FORMATS)}")
+        raise UserError(
+            f"unknown format(s) {', '.join(unknown) or '(none given)'}: choose from {', '.join(FORMATS)}"
+        )
 
 
 def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = False) -> PushOutcome:

@@ -73,19 +73,27 @@ def assemble(
             content.configs.setdefault(config, {})[split] = table.num_rows
             paths.setdefault(config, {})[split] = f"data/{config}/{split}-*.parquet"
     if not content.configs:
-        raise UserError("nothing to publish: no accepted annotation of a kept unit; run `curate annotate` and `curate build`")
+        raise UserError(
+            "nothing to publish: no accepted annotation of a kept unit; run `curate annotate` and `curate build`"
+        )
 
     reports = _reports(summary, meta, reports_dir, formats, pretty_name)
     for path, text in reports.items():
         content.add_text(path, text)
-    inputs = card.CardInputs(pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted(reports))
+    inputs = card.CardInputs(
+        pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted(reports)
+    )
     content.add_text("README.md", card.render_card(inputs))
     content.add_text(licenses.LICENSES_FILE, card.render_licenses(rows))
     return content
 
 
 def _reports(
-    summary: Mapping[str, Any], meta: Mapping[str, Any], reports_dir: Path, formats: Sequence[str], pretty_name: str
+    summary: Mapping[str, Any],
+    meta: Mapping[str, Any],
+    reports_dir: Path,
+    formats: Sequence[str],
+    pretty_name: str,
 ) -> dict[str, str]:
     """The decontamination report and the run configuration, uploaded beside the data."""
     out: dict[str, str] = {}
@@ -110,7 +118,9 @@ def write_to_dir(content: RepoContent, target: Path) -> None:
     if target.exists() and not target.is_dir():
         raise UserError(f"--to-dir {target} is a file; pass a folder")
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-        raise UserError(f"--to-dir {target} is not empty and not a previous curate export; pass a new or empty folder")
+        raise UserError(
+            f"--to-dir {target} is not empty and not a previous curate export; pass a new or empty folder"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:

@@ -25,7 +25,9 @@ import pyarrow as pa
 
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})\b")
 # RFC 2606 / 6761 names that can never belong to a person.
-_RESERVED_DOMAINS = re.compile(r"(^|\.)(example\.(com|org|net)|example|test|invalid|localhost)$", re.IGNORECASE)
+_RESERVED_DOMAINS = re.compile(
+    r"(^|\.)(example\.(com|org|net)|example|test|invalid|localhost)$", re.IGNORECASE
+)
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")
 
 
@@ -56,6 +58,23 @@ def _redact(kind: str, value: str) -> str:
     return f"{value[:3]}… ({len(value)} chars)"
 
 
+_TOKEN_CHARS = re.compile(r"[\w+/=.-]")
+
+
+def _whole(line: str, value: str) -> str:
+    """The whole token around what a detector captured: some capture only a prefix (`ghp`), which
+    would make every token of that kind share one finding id and one preview."""
+    start = line.find(value)
+    if start < 0 or not value:
+        return value
+    end = start + len(value)
+    while start > 0 and _TOKEN_CHARS.match(line[start - 1]):
+        start -= 1
+    while end < len(line) and _TOKEN_CHARS.match(line[end]):
+        end += 1
+    return line[start:end] if len(value) < 8 else value
+
+
 def _finding_id(kind: str, value: str) -> str:
     return hashlib.sha256(f"{kind}\x1f{value}".encode()).hexdigest()[:12]
 
@@ -71,7 +90,9 @@ def _cells(value: Any, column: str) -> Iterator[tuple[str, str]]:
             yield from _cells(item, f"{column}.{key}")
 
 
-def _texts(tables: Mapping[str, pa.Table], files: Mapping[str, str]) -> Iterator[tuple[str, int, str, str, str]]:
+def _texts(
+    tables: Mapping[str, pa.Table], files: Mapping[str, str]
+) -> Iterator[tuple[str, int, str, str, str]]:
     """(file, row, column, row id, text) for every string that would be published."""
     for path, text in files.items():
         yield path, -1, "", "", text
@@ -95,7 +116,7 @@ def _scan_with_detect_secrets(lines: list[str]) -> dict[str, list[tuple[str, str
         with default_settings():
             for secret in scan_file(str(path)):
                 line = lines[secret.line_number - 1]
-                flagged.setdefault(line, []).append((secret.type, secret.secret_value or ""))
+                flagged.setdefault(line, []).append((secret.type, _whole(line, secret.secret_value or "")))
     return flagged
 
 
@@ -105,7 +126,9 @@ def _scan_extra(lines: Iterable[str], forbidden: Iterable[str]) -> dict[str, lis
     for line in lines:
         hits = [("Hugging Face token", m.group(0)) for m in _HF_TOKEN.finditer(line)]
         hits += [
-            ("E-mail address", m.group(0)) for m in _EMAIL.finditer(line) if not _RESERVED_DOMAINS.search(m.group(1))
+            ("E-mail address", m.group(0))
+            for m in _EMAIL.finditer(line)
+            if not _RESERVED_DOMAINS.search(m.group(1))
         ]
         hits += [("The token used for this push", n) for n in needles if n in line]
         if hits:
@@ -124,7 +147,9 @@ def scan(
     text). `forbidden` strings (the push token) are findings wherever they occur; findings whose
     id is in `ignore` (judged false positives by the user) are dropped, and so are values that
     are published on purpose (`provenance`: commit hashes and ids, which look like random hex)."""
-    unique = sorted({line for *_, text in _texts(tables, files) for line in text.splitlines() if line.strip()})
+    unique = sorted(
+        {line for *_, text in _texts(tables, files) for line in text.splitlines() if line.strip()}
+    )
     flagged = _scan_with_detect_secrets(unique)
     for line, hits in _scan_extra(unique, forbidden).items():
         flagged.setdefault(line, []).extend(hits)
@@ -137,7 +162,11 @@ def scan(
             for kind, value in flagged.get(line, []):
                 fid = _finding_id(kind, value)
                 key = (path, row, column, number, fid)
-                if fid in ignored or key in seen or (value in deliberate and kind != "The token used for this push"):
+                if (
+                    fid in ignored
+                    or key in seen
+                    or (value in deliberate and kind != "The token used for this push")
+                ):
                     continue
                 seen.add(key)
                 findings.append(Finding(path, row, column, number, kind, _redact(kind, value), fid, row_id))

@@ -34,7 +34,9 @@ import yaml
 
 LFS_SUFFIXES = (".parquet", ".arrow", ".bin", ".safetensors", ".zip", ".gz", ".zst", ".npy")
 REGULAR_MAX = 10 * 1024 * 1024  # larger files must go through LFS, as on the Hub
-GITATTRIBUTES = b"*.parquet filter=lfs diff=lfs merge=lfs -text\n*.arrow filter=lfs diff=lfs merge=lfs -text\n"
+GITATTRIBUTES = (
+    b"*.parquet filter=lfs diff=lfs merge=lfs -text\n*.arrow filter=lfs diff=lfs merge=lfs -text\n"
+)
 
 
 def git_blob_oid(content: bytes) -> str:
@@ -54,7 +56,9 @@ class StoredFile:
     @property
     def oid(self) -> str:
         if self.lfs_oid is not None:
-            pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{self.lfs_oid}\nsize {self.size}\n"
+            pointer = (
+                f"version https://git-lfs.github.com/spec/v1\noid sha256:{self.lfs_oid}\nsize {self.size}\n"
+            )
             return git_blob_oid(pointer.encode())
         assert self.content is not None
         return git_blob_oid(self.content)
@@ -104,17 +108,27 @@ class HubState:
 
     def new_commit(self, repo: Repo, parent: Commit | None, title: str, message: str, files: dict) -> Commit:
         self._counter += 1
-        seed = f"{repo.repo_id}\x00{parent.oid if parent else ''}\x00{title}\x00{self._counter}\x00{time.time()}"
-        commit = Commit(hashlib.sha1(seed.encode()).hexdigest(), parent.oid if parent else None, title, message, _now(), files)
+        seed = (
+            f"{repo.repo_id}\x00{parent.oid if parent else ''}\x00{title}\x00{self._counter}\x00{time.time()}"
+        )
+        commit = Commit(
+            hashlib.sha1(seed.encode()).hexdigest(),
+            parent.oid if parent else None,
+            title,
+            message,
+            _now(),
+            files,
+        )
         repo.commits[commit.oid] = commit
         return commit
 
 
 class HubError(Exception):
-    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
+        self.extra = extra  # more fields of the JSON error body
 
 
 class HubHandler(BaseHTTPRequestHandler):
@@ -168,7 +182,13 @@ class HubHandler(BaseHTTPRequestHandler):
             return {k: v for k, v in parse_qs(body.decode()).items()}
         return json.loads(body or b"{}")
 
-    def _send(self, status: int, payload: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        payload: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> None:
         data = raw if raw is not None else json.dumps(payload).encode()
         self.send_response(status)
         if raw is None:
@@ -192,7 +212,7 @@ class HubHandler(BaseHTTPRequestHandler):
             headers = {"X-Error-Message": str(exc)}
             if exc.code:
                 headers["X-Error-Code"] = exc.code
-            self._send(exc.status, {"error": str(exc)}, headers)
+            self._send(exc.status, {"error": str(exc), **exc.extra}, headers)
         except Exception as exc:  # a bug in the test server must show up as a 500, not a hang
             self._send(500, {"error": f"{type(exc).__name__}: {exc}"})
 
@@ -223,7 +243,11 @@ class HubHandler(BaseHTTPRequestHandler):
             segments = [segments[0][:-1], *segments[1:]]
         else:
             segments = ["model", *segments]
-        if len(segments) >= 3 and segments[2].endswith(".git") and segments[3:] == ["info", "lfs", "objects", "batch"]:
+        if (
+            len(segments) >= 3
+            and segments[2].endswith(".git")
+            and segments[3:] == ["info", "lfs", "objects", "batch"]
+        ):
             repo_id = f"{segments[1]}/{segments[2][: -len('.git')]}"
             return self._lfs_batch(self._repo(segments[0], repo_id, read=False), json.loads(body))
         if len(segments) >= 6 and segments[3] == "resolve":
@@ -240,7 +264,9 @@ class HubHandler(BaseHTTPRequestHandler):
             self._require_write()
         return repo
 
-    def _api(self, method: str, repo: Repo, rest: list[str], query: dict[str, list[str]], body: bytes) -> None:
+    def _api(
+        self, method: str, repo: Repo, rest: list[str], query: dict[str, list[str]], body: bytes
+    ) -> None:
         action = rest[0] if rest else "info"
         if action == "info" and method == "GET":
             return self._send(200, self._info(repo, "main"))
@@ -280,10 +306,15 @@ class HubHandler(BaseHTTPRequestHandler):
         prefix = "" if repo_type == "model" else f"{repo_type}s/"
         with self.state.lock:
             if (repo_type, repo_id) in self.state.repos:
-                raise HubError(409, "You already created this repo")
+                # the Hub answers a conflict with the existing repository's URL (create_repo(exist_ok=True) reads it)
+                raise HubError(409, "You already created this repo", url=f"{self.base}/{prefix}{repo_id}")
             repo = Repo(repo_type, repo_id, private)
             first = self.state.new_commit(
-                repo, None, "initial commit", "", {".gitattributes": StoredFile(len(GITATTRIBUTES), GITATTRIBUTES)}
+                repo,
+                None,
+                "initial commit",
+                "",
+                {".gitattributes": StoredFile(len(GITATTRIBUTES), GITATTRIBUTES)},
             )
             repo.branches["main"] = first.oid
             self.state.repos[(repo_type, repo_id)] = repo
@@ -293,7 +324,9 @@ class HubHandler(BaseHTTPRequestHandler):
         content: str = payload.get("content", "")
         match = re.match(r"^---\s*\n(.*?)\n---\s*\n", content, re.DOTALL)
         if match is None:
-            return self._send(200, {"errors": [], "warnings": [{"message": "empty or missing yaml metadata"}]})
+            return self._send(
+                200, {"errors": [], "warnings": [{"message": "empty or missing yaml metadata"}]}
+            )
         try:
             data = yaml.safe_load(match.group(1))
         except yaml.YAMLError as exc:
@@ -329,7 +362,9 @@ class HubHandler(BaseHTTPRequestHandler):
 
     def _refs(self, repo: Repo) -> None:
         with self.state.lock:
-            branches = [{"name": n, "ref": f"refs/heads/{n}", "targetCommit": o} for n, o in repo.branches.items()]
+            branches = [
+                {"name": n, "ref": f"refs/heads/{n}", "targetCommit": o} for n, o in repo.branches.items()
+            ]
         self._send(200, {"branches": branches, "tags": [], "converts": []})
 
     def _create_branch(self, repo: Repo, branch: str, payload: dict[str, Any]) -> None:
@@ -345,7 +380,13 @@ class HubHandler(BaseHTTPRequestHandler):
         history = []
         while commit is not None:
             history.append(
-                {"id": commit.oid, "title": commit.title, "message": commit.message, "date": commit.date, "authors": []}
+                {
+                    "id": commit.oid,
+                    "title": commit.title,
+                    "message": commit.message,
+                    "date": commit.date,
+                    "authors": [],
+                }
             )
             commit = repo.commits.get(commit.parent) if commit.parent else None
         self._send(200, history)
@@ -363,7 +404,11 @@ class HubHandler(BaseHTTPRequestHandler):
                 entry["lastCommit"] = last
             return entry
         if path == "" or any(p.startswith(path + "/") for p in commit.files):
-            entry = {"type": "directory", "oid": hashlib.sha1(f"{commit.oid}:{path}".encode()).hexdigest(), "path": path}
+            entry = {
+                "type": "directory",
+                "oid": hashlib.sha1(f"{commit.oid}:{path}".encode()).hexdigest(),
+                "path": path,
+            }
             if expand:
                 entry["lastCommit"] = last
             return entry
@@ -388,8 +433,14 @@ class HubHandler(BaseHTTPRequestHandler):
 
     def _paths_info(self, repo: Repo, revision: str, payload: dict[str, Any]) -> None:
         commit = self._commit_or_404(repo, revision)
-        expand = str(payload.get("expand", ["false"])[0] if isinstance(payload.get("expand"), list) else payload.get("expand"))
-        entries = [self._entry(commit, p.strip("/"), expand.lower() == "true") for p in payload.get("paths", [])]
+        expand = str(
+            payload.get("expand", ["false"])[0]
+            if isinstance(payload.get("expand"), list)
+            else payload.get("expand")
+        )
+        entries = [
+            self._entry(commit, p.strip("/"), expand.lower() == "true") for p in payload.get("paths", [])
+        ]
         self._send(200, [e for e in entries if e is not None])
 
     # -- downloads -----------------------------------------------------------------------------
@@ -435,7 +486,12 @@ class HubHandler(BaseHTTPRequestHandler):
             if existing is not None:
                 oid = existing.lfs_oid if existing.lfs_oid is not None else existing.oid
             files.append(
-                {"path": item["path"], "uploadMode": "lfs" if lfs else "regular", "shouldIgnore": False, "oid": oid}
+                {
+                    "path": item["path"],
+                    "uploadMode": "lfs" if lfs else "regular",
+                    "shouldIgnore": False,
+                    "oid": oid,
+                }
             )
         self._send(200, {"files": files, "commitOid": commit.oid})
 
@@ -513,7 +569,9 @@ class HubHandler(BaseHTTPRequestHandler):
             files = dict(head.files)
             for item in lines:
                 self._apply(files, item["key"], item["value"])
-            commit = self.state.new_commit(repo, head, header["summary"], header.get("description", ""), files)
+            commit = self.state.new_commit(
+                repo, head, header["summary"], header.get("description", ""), files
+            )
             repo.branches[revision] = commit.oid
         prefix = "" if repo.repo_type == "model" else f"{repo.repo_type}s/"
         url = f"{self.base}/{prefix}{repo.repo_id}/commit/{commit.oid}"

@@ -1,0 +1,104 @@
+"""`curate push --to-dir DIR`: the repository content in a folder that `datasets.load_dataset`
+reads, config by config; replaced whole on the next export; bad targets refused."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import datasets
+import pytest
+
+from curate.errors import UserError
+from curate.publish import BuildConfig, PushConfig, run_build, run_push
+from curate.publish.formats import config_tables
+from curate.publish.pipeline import _load_build
+from tests.test_publish_workspace import make_workspace
+
+ALLOW = ["CANN-2.0", "Apache-2.0"]
+
+
+def _config(out: Path, **overrides: object) -> PushConfig:
+    config = PushConfig(to_dir=str(out), allow_license=ALLOW, shard_rows=3)
+    for key, value in overrides.items():
+        setattr(config, key, value)
+    return config
+
+
+def test_datasets_reads_every_config_of_the_folder_row_for_row(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    run_build(ws, BuildConfig(include_rejected=True))
+    out = tmp_path / "ascend-cot"
+    outcome = run_push(ws, _config(out), rerun="curate push")
+    written = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert written == outcome.content.files  # exactly what an upload would send
+
+    rows, pairs, _ = _load_build(ws)
+    expected = config_tables(rows, pairs, ["raw", "alpaca", "messages", "preference"])
+    assert set(outcome.content.configs) == {*expected, "rejected"}
+    datasets.disable_progress_bars()
+    for name, splits in expected.items():
+        loaded = datasets.load_dataset(str(out), name=name, cache_dir=str(tmp_path / "cache"))
+        assert set(loaded) == set(splits)
+        for split, table in splits.items():
+            assert loaded[split].to_list() == table.to_pylist(), (name, split)
+    default = datasets.load_dataset(str(out), cache_dir=str(tmp_path / "cache"))
+    assert default["train"].column_names[:4] == ["id", "instruction", "reasoning", "answer"]
+    rejected = datasets.load_dataset(str(out), name="rejected", cache_dir=str(tmp_path / "cache"))
+    assert {r["verdict"] for split in rejected for r in rejected[split]} == {"rejected"}
+
+
+def test_a_new_export_replaces_the_previous_one_whole(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    run_build(ws, BuildConfig())
+    out = tmp_path / "out"
+    run_push(ws, _config(out, shard_rows=2), rerun="curate push")
+    assert (out / "data/raw/train-00004-of-00005.parquet").is_file()
+    run_push(ws, _config(out, shard_rows=100), rerun="curate push")
+    assert sorted(p.name for p in (out / "data/raw").iterdir()) == [
+        "train-00000-of-00001.parquet",
+        "validation-00000-of-00001.parquet",
+    ]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []  # no staging left behind
+
+
+def test_a_folder_that_is_not_an_export_is_never_overwritten(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    run_build(ws, BuildConfig())
+    precious = tmp_path / "home"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("mine")
+    with pytest.raises(UserError, match="not empty and not a previous curate export"):
+        run_push(ws, _config(precious), rerun="curate push")
+    assert (precious / "notes.txt").read_text() == "mine" and len(list(precious.iterdir())) == 1
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UserError, match="is a file"):
+        run_push(ws, _config(tmp_path / "file"), rerun="curate push")
+
+
+def test_dry_run_runs_the_gates_and_writes_nothing(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    run_build(ws, BuildConfig())
+    outcome = run_push(ws, _config(tmp_path / "out"), rerun="curate push", dry_run=True)
+    assert outcome.dry_run and "README.md" in outcome.content.files
+    assert not (tmp_path / "out").exists()
+    assert ws.meta()["runs"][-1]["stage"] == "build"
+
+
+def test_push_needs_a_current_build_and_a_target(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    with pytest.raises(UserError, match="run `curate build"):
+        run_push(ws, _config(tmp_path / "out"), rerun="curate push")
+    run_build(ws, BuildConfig())
+    later = time.time() + 5
+    os.utime(ws.annotations, (later, later))  # annotations changed after the build
+    with pytest.raises(UserError, match=r"annotations\.parquet changed after the last `curate build`"):
+        run_push(ws, _config(tmp_path / "out"), rerun="curate push")
+    run_build(ws, BuildConfig())
+    with pytest.raises(UserError, match="say where to publish"):
+        run_push(ws, PushConfig(allow_license=ALLOW), rerun="curate push")
+    with pytest.raises(UserError, match="ORG/NAME"):
+        run_push(ws, PushConfig(repo_id="no-slash", allow_license=ALLOW), rerun="curate push")
+    with pytest.raises(UserError, match="unknown format"):
+        run_push(ws, _config(tmp_path / "out", formats=["sharegpt"]), rerun="curate push")
