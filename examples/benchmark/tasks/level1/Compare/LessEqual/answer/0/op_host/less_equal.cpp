@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 Example Benchmark authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Licensed under the Apache License, Version 2.0. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0 . Unless required by applicable law or agreed
+ * to in writing, this file is distributed on an "AS IS" BASIS, without warranties or
+ * conditions of any kind. See the LICENSE file at the root of this benchmark.
+ */
+
+#include "less_equal_tiling.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+constexpr size_t WORKSPACE_BYTES = 16 * 1024 * 1024;  // reserved for the runtime
+
+static ge::graphStatus TilingFunc(gert::TilingContext* ctx)
+{
+    LessEqualTilingData td;
+    auto plat = platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo());
+    const uint32_t cores = plat.GetCoreNumAiv();
+    const uint64_t total = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    const bool half = ctx->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT16;
+    const uint32_t repeat = half ? 128 : 64;  // elements per 256-byte compare repeat
+    uint64_t per = (total + cores - 1) / cores;
+    per = (per + repeat - 1) / repeat * repeat;
+    const uint32_t used = static_cast<uint32_t>((total + per - 1) / per);
+    td.set_totalLength(total);
+    td.set_usedCoreNum(used);
+    td.set_perCoreLength(static_cast<uint32_t>(per));
+    td.set_lastCoreLength(static_cast<uint32_t>(total - per * (used - 1)));
+    td.set_tileLength(per < 4096 ? static_cast<uint32_t>(per) : 4096);
+    ctx->SetTilingKey(half ? 1 : 0);
+    ctx->SetBlockDim(used);
+    td.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
+    ctx->GetRawTilingData()->SetDataSize(td.GetDataSize());
+    *ctx->GetWorkspaceSizes(1) = WORKSPACE_BYTES;
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
+namespace ge {
+static graphStatus InferShapeFunc(gert::InferShapeContext* ctx)
+{
+    *ctx->GetOutputShape(0) = *ctx->GetInputShape(0);
+    return GRAPH_SUCCESS;
+}
+}  // namespace ge
+
+namespace ops {
+class LessEqual : public OpDef {
+public:
+    explicit LessEqual(const char* name) : OpDef(name)
+    {
+        this->Input("x1")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT16})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("x2")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT16})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("y")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_BOOL, ge::DT_BOOL})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->SetInferShape(ge::InferShapeFunc);
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(LessEqual);
+}  // namespace ops

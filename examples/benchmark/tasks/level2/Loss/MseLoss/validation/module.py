@@ -1,0 +1,17 @@
+# Copyright 2026 Example Benchmark authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 . Distributed on an "AS IS" BASIS, without
+# warranties or conditions of any kind. See the LICENSE file at the root of this benchmark.
+
+import torch
+
+
+class Model(torch.nn.Module):
+    def __init__(self, reduction: str = "mean"):
+        super().__init__()
+        self.loss = torch.nn.MSELoss(reduction=reduction)
+
+    def forward(self, predict: torch.Tensor, label: torch.Tensor) -> torch.Tensor:
+        return self.loss(predict, label)
