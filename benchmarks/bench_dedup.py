@@ -1,0 +1,302 @@
+"""Dedup throughput: this project's MinHash against datasketch, LSH, and a whole `run_dedup`.
+
+    python benchmarks/bench_dedup.py                 # 100k units, 3 repeats
+    python benchmarks/bench_dedup.py -n 200000 --repeat 1 --compare 5000
+
+Generates N synthetic AscendC kernel variants (elementwise kernels with random operators,
+types, tile sizes and identifier names; about 5% exact copies and 10% lightly edited copies of
+earlier units), then reports, as the median of --repeat runs:
+- signatures/s of dedup.minhash (interning + SHA-1 of distinct shingles + permutations) and of
+  `datasketch.MinHash.update_batch` on the same shingles, in the same run (the ratio), on the
+  first --compare documents (datasketch is too slow for all of them);
+- signatures/s of dedup.minhash on all N documents;
+- LSH build+query time: our banding plus exact-Jaccard confirmation over N signatures, and
+  datasketch.MinHashLSH insert+query over the --compare subset;
+- the whole `dedup.decide.run_dedup` on N units (wall time and peak RSS of a child process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import resource
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+OPS = [
+    ("Add", "Add(zLocal, xLocal, yLocal, {n})"),
+    ("Sub", "Sub(zLocal, xLocal, yLocal, {n})"),
+    ("Mul", "Mul(zLocal, xLocal, yLocal, {n})"),
+    ("Div", "Div(zLocal, xLocal, yLocal, {n})"),
+    ("Max", "Max(zLocal, xLocal, yLocal, {n})"),
+    ("Min", "Min(zLocal, xLocal, yLocal, {n})"),
+    ("Relu", "Relu(zLocal, xLocal, {n})"),
+    ("Exp", "Exp(zLocal, xLocal, {n})"),
+    ("Abs", "Abs(zLocal, xLocal, {n})"),
+    ("Sqrt", "Sqrt(zLocal, xLocal, {n})"),
+    ("Adds", "Adds(zLocal, xLocal, ({t}){c}, {n})"),
+    ("Muls", "Muls(zLocal, xLocal, ({t}){c}, {n})"),
+]
+WORDS = "alpha beta gamma delta tile block core local queue buf src dst in out tmp acc sum len num idx pos".split()
+
+
+def _name(rng: random.Random) -> str:
+    return f"{rng.choice(WORDS)}{rng.choice(WORDS).title()}{rng.randint(0, 999)}"
+
+
+def synthetic_kernel(rng: random.Random) -> str:
+    op, call = rng.choice(OPS)
+    t = rng.choice(["half", "float", "int16_t", "bfloat16_t"])
+    n = _name(rng)
+    cls, tile, blocks = f"Kernel{op}{rng.randint(0, 9999)}", rng.choice([64, 128, 256, 512, 1024]), rng.randint(1, 48)
+    names = {k: _name(rng) for k in ("len", "tile", "x", "y", "z", "pipe", "qx", "qy", "qz")}
+    extra = "\n".join(
+        f"        {_name(rng)} = {_name(rng)} * {rng.randint(2, 99)} + {rng.randint(0, 99)};" for _ in range(rng.randint(2, 8))
+    )
+    body = call.format(n=f"this->{names['tile']}", t=t, c=rng.randint(1, 9))
+    return f"""/**
+ * Copyright (c) {rng.randint(2020, 2025)} Example Org. Licensed under the Apache License 2.0.
+ */
+#include "kernel_operator.h"
+constexpr int32_t BUFFER_NUM = {rng.choice([1, 2])};
+constexpr int32_t TILE_NUM = {rng.choice([4, 8, 16])};
+constexpr uint32_t BLOCK_DIM = {blocks};
+class {cls} {{
+public:
+    __aicore__ inline {cls}() {{}}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t {names['len']}) {{
+        this->{names['len']} = {names['len']} / AscendC::GetBlockNum();
+        this->{names['tile']} = this->{names['len']} / TILE_NUM / BUFFER_NUM;
+        {names['x']}.SetGlobalBuffer((__gm__ {t} *)x + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
+        {names['y']}.SetGlobalBuffer((__gm__ {t} *)y + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
+        {names['z']}.SetGlobalBuffer((__gm__ {t} *)z + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
+        {names['pipe']}.InitBuffer({names['qx']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
+        {names['pipe']}.InitBuffer({names['qy']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
+        {names['pipe']}.InitBuffer({names['qz']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
+{extra}
+    }}
+    __aicore__ inline void Process() {{
+        int32_t loopCount = TILE_NUM * BUFFER_NUM;
+        for (int32_t i = 0; i < loopCount; i++) {{
+            CopyIn(i);
+            Compute(i);
+            CopyOut(i);
+        }}
+    }}
+
+private:
+    __aicore__ inline void CopyIn(int32_t progress) {{
+        AscendC::LocalTensor<{t}> xLocal = {names['qx']}.AllocTensor<{t}>();
+        AscendC::LocalTensor<{t}> yLocal = {names['qy']}.AllocTensor<{t}>();
+        AscendC::DataCopy(xLocal, {names['x']}[progress * this->{names['tile']}], this->{names['tile']});
+        AscendC::DataCopy(yLocal, {names['y']}[progress * this->{names['tile']}], this->{names['tile']});
+        {names['qx']}.EnQue(xLocal);
+        {names['qy']}.EnQue(yLocal);
+    }}
+    __aicore__ inline void Compute(int32_t progress) {{
+        AscendC::LocalTensor<{t}> xLocal = {names['qx']}.DeQue<{t}>();
+        AscendC::LocalTensor<{t}> yLocal = {names['qy']}.DeQue<{t}>();
+        AscendC::LocalTensor<{t}> zLocal = {names['qz']}.AllocTensor<{t}>();
+        AscendC::{body};
+        {names['qz']}.EnQue<{t}>(zLocal);
+        {names['qx']}.FreeTensor(xLocal);
+        {names['qy']}.FreeTensor(yLocal);
+    }}
+    __aicore__ inline void CopyOut(int32_t progress) {{
+        AscendC::LocalTensor<{t}> zLocal = {names['qz']}.DeQue<{t}>();
+        AscendC::DataCopy({names['z']}[progress * this->{names['tile']}], zLocal, this->{names['tile']});
+        {names['qz']}.FreeTensor(zLocal);
+    }}
+
+private:
+    AscendC::TPipe {names['pipe']};
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> {names['qx']}, {names['qy']};
+    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> {names['qz']};
+    AscendC::GlobalTensor<{t}> {names['x']};
+    AscendC::GlobalTensor<{t}> {names['y']};
+    AscendC::GlobalTensor<{t}> {names['z']};
+    uint32_t {names['len']};
+    uint32_t {names['tile']};
+}};
+
+extern "C" __global__ __aicore__ void {n}(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{{
+    {cls} op;
+    op.Init(x, y, z, {tile} * BLOCK_DIM);
+    op.Process();
+}}
+"""
+
+
+def synthetic_corpus(n: int, seed: int = 0) -> list[str]:
+    """n kernels: ~85% fresh, ~5% exact copies, ~10% copies with one line edited."""
+    rng = random.Random(seed)
+    codes: list[str] = []
+    for _ in range(n):
+        roll = rng.random()
+        if codes and roll < 0.05:
+            codes.append(rng.choice(codes))
+        elif codes and roll < 0.15:
+            lines = rng.choice(codes).split("\n")
+            lines[rng.randrange(len(lines))] = f"    int32_t {_name(rng)} = {rng.randint(0, 99)};"
+            codes.append("\n".join(lines))
+        else:
+            codes.append(synthetic_kernel(rng))
+    return codes
+
+
+def _units(codes: list[str]) -> list:
+    from schemas import KernelUnit
+
+    return [
+        KernelUnit(
+            unit_id=f"u{i:07d}", source="bench", origin_url="", commit="", path=f"k{i}.cpp",
+            layout="standalone", op_name="", kernel_name="", code=code, license="Apache-2.0",
+        )
+        for i, code in enumerate(codes)
+    ]
+
+
+def _median(fn: Callable[[], float], repeat: int) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int) -> dict[str, float]:
+    """Both sides start from the same tokenised documents. datasketch is handed its shingle bytes
+    ready-made (building them is not timed); ours builds, hashes and signs inside the timing."""
+    from datasketch import MinHash
+
+    from dedup.minhash import signatures
+    from dedup.normalize import code_tokens
+    from dedup.shingles import sets_from_tokens, shingle_strings
+
+    tokens = [code_tokens(c) for c in codes]  # shared input, not timed
+    subset = tokens[:compare]
+    subset_bytes = [[s.encode() for s in shingle_strings(t, 5)] for t in subset]
+
+    def ours(docs: list[list[str]]) -> Callable[[], float]:
+        def run() -> float:
+            start = time.perf_counter()
+            signatures(sets_from_tokens(docs, 5), num_perm)
+            return time.perf_counter() - start
+
+        return run
+
+    def theirs() -> float:
+        start = time.perf_counter()
+        for doc in subset_bytes:
+            m = MinHash(num_perm=num_perm)
+            m.update_batch(doc)
+        return time.perf_counter() - start
+
+    t_ours_sub, t_theirs = ours(subset)(), theirs()  # the ratio, from one run
+    return {
+        "compare_docs": len(subset),
+        "ours_subset_s": t_ours_sub,
+        "datasketch_subset_s": t_theirs,
+        "ratio": t_theirs / t_ours_sub,
+        "ours_all_s": _median(ours(tokens), repeat),
+        "shingles_per_doc": statistics.mean(len(s) for s in subset_bytes),
+    }
+
+
+def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dict[str, float]:
+    from datasketch import MinHash, MinHashLSH
+
+    from dedup.cluster import UnionFind, confirm_buckets
+    from dedup.lsh import band_params, buckets
+    from dedup.minhash import signatures
+    from dedup.shingles import build_shingle_sets
+
+    sets = build_shingle_sets(codes, 5)
+    sig = signatures(sets, num_perm)
+    bands, rows = band_params(0.7, num_perm)
+    docs = np.arange(len(codes), dtype=np.int64)
+
+    def ours() -> float:
+        start = time.perf_counter()
+        confirm_buckets(UnionFind(len(codes)), buckets(sig, bands, rows), sets, docs, 0.7)
+        return time.perf_counter() - start
+
+    sketches = [MinHash(num_perm=num_perm, hashvalues=sig[i], scheme="affine32") for i in range(min(compare, len(codes)))]
+
+    def theirs() -> float:
+        start = time.perf_counter()
+        lsh = MinHashLSH(threshold=0.7, num_perm=num_perm)
+        for i, m in enumerate(sketches):
+            lsh.insert(i, m)
+        for m in sketches:
+            lsh.query(m)
+        return time.perf_counter() - start
+
+    return {"bands": bands, "rows": rows, "ours_all_s": _median(ours, repeat), "datasketch_subset_s": _median(theirs, repeat)}
+
+
+def _dedup_child(n: int, seed: int, queue: multiprocessing.Queue) -> None:
+    from dedup.config import DedupConfig
+    from dedup.decide import run_dedup
+
+    units = _units(synthetic_corpus(n, seed))
+    start = time.perf_counter()
+    result = run_dedup(units, None, DedupConfig())
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    queue.put((seconds, peak_mb, result.counts))
+
+
+def bench_run_dedup(n: int, repeat: int) -> dict[str, object]:
+    ctx = multiprocessing.get_context("spawn")
+    runs = []
+    for r in range(repeat):
+        queue = ctx.Queue()
+        proc = ctx.Process(target=_dedup_child, args=(n, r, queue))
+        proc.start()
+        runs.append(queue.get())
+        proc.join()
+    return {
+        "seconds_median": statistics.median(s for s, _, _ in runs),
+        "seconds_all": [round(s, 2) for s, _, _ in runs],
+        "peak_rss_mb": max(m for _, m, _ in runs),
+        "counts_first_run": runs[0][2],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-n", type=int, default=100_000, help="synthetic units (up to 200k)")
+    parser.add_argument("--compare", type=int, default=5_000, help="documents for the datasketch comparison")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--num-perm", type=int, default=128)
+    parser.add_argument("--skip-dedup", action="store_true", help="skip the whole-run measurement")
+    args = parser.parse_args()
+
+    codes = synthetic_corpus(args.n)
+    print(f"{args.n} synthetic kernels, {statistics.mean(c.count(chr(10)) for c in codes):.0f} lines each on average")
+    sig = bench_signatures(codes, args.compare, args.repeat, args.num_perm)
+    print(
+        f"MinHash ({sig['shingles_per_doc']:.0f} shingles/doc, num_perm {args.num_perm}): "
+        f"ours {sig['compare_docs'] / sig['ours_subset_s']:,.0f} sig/s vs datasketch update_batch "
+        f"{sig['compare_docs'] / sig['datasketch_subset_s']:,.0f} sig/s on {sig['compare_docs']} docs, "
+        f"ratio {sig['ratio']:.1f}x (one run)"
+    )
+    print(f"MinHash all {args.n}: {sig['ours_all_s']:.2f} s, {args.n / sig['ours_all_s']:,.0f} sig/s (median of {args.repeat})")
+    lsh = bench_lsh(codes, args.compare, args.repeat, args.num_perm)
+    print(
+        f"LSH (b={lsh['bands']}, r={lsh['rows']}): ours build+query+confirm {lsh['ours_all_s']:.2f} s for {args.n}; "
+        f"datasketch MinHashLSH insert+query {lsh['datasketch_subset_s']:.2f} s for {args.compare}"
+    )
+    if not args.skip_dedup:
+        del codes
+        run = bench_run_dedup(args.n, args.repeat)
+        print(
+            f"run_dedup on {args.n} units: {run['seconds_median']:.1f} s median {run['seconds_all']}, "
+            f"peak RSS {run['peak_rss_mb']:.0f} MB; counts {run['counts_first_run']}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""From shingles to verdicts: leaks against the benchmark first, then near-duplicate clusters.
+
+Order matters: a unit that leaks is removed whatever else it resembles, and only the units that
+survive are clustered, so a cluster representative is never a leaked unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dedup.cluster import UnionFind, confirm_buckets
+from dedup.config import DedupConfig
+from dedup.leakage import PairScore, match_benchmark
+from dedup.lsh import band_params, buckets
+from dedup.minhash import signatures
+from dedup.names import name_index, normalize_op_name
+from dedup.shingles import ShingleSets, build_shingle_sets, jaccard
+from schemas import BenchmarkItem, Decision, KernelUnit, stable_id
+
+# Ranked first when choosing what to keep. SPDX ids and the usual spellings, compared lowercase.
+PERMISSIVE = frozenset(
+    {"apache-2.0", "apache 2.0", "apache license 2.0", "mit", "bsd-2-clause", "bsd-3-clause", "isc", "zlib"}
+    | {"0bsd", "unlicense", "bsl-1.0", "cc0-1.0", "psf-2.0", "upl-1.0"}
+)
+_METHOD_RANK = {"exact": 0, "jaccard": 1, "containment": 2, "name": 3}
+
+
+@dataclass(slots=True)
+class Leak:
+    """One corpus unit matching one benchmark answer above a threshold (all are kept as evidence)."""
+
+    unit: int  # index into the units
+    item: int  # index into the benchmark items
+    answer: int  # index into item.answers
+    method: str  # exact | jaccard | containment
+    score: float
+    jaccard: float
+    containment: float
+    overlap: int  # shared distinct shingles
+
+
+@dataclass(slots=True)
+class LeakFindings:
+    leaks: list[Leak] = field(default_factory=list)
+    name_matches: list[tuple[int, int]] = field(default_factory=list)  # (unit, item)
+    bench_docs: int = 0  # benchmark answers with code
+
+
+@dataclass(slots=True)
+class DedupResult:
+    decisions: list[Decision]
+    findings: LeakFindings
+    counts: dict[str, int]
+    notes: list[str]
+
+
+def is_permissive(license_name: str) -> bool:
+    return license_name.strip().lower() in PERMISSIVE
+
+
+def keep_rank(unit: KernelUnit) -> tuple[int, int, int, str]:
+    """Smaller is kept first: permissive licence, then full parse, then longest code, then id."""
+    return (0 if is_permissive(unit.license) else 1, 0 if unit.parse_status == "full" else 1, -len(unit.code), unit.unit_id)
+
+
+def _answer_docs(items: list[BenchmarkItem]) -> list[tuple[int, int]]:
+    return [(i, k) for i, item in enumerate(items) for k, code in enumerate(item.answers) if code.strip()]
+
+
+def _leak_from_pair(pair: PairScore, corpus: ShingleSets, bench: ShingleSets, where: tuple[int, int], cfg: DedupConfig) -> Leak:
+    if corpus.text_hashes[pair.corpus] and corpus.text_hashes[pair.corpus] == bench.text_hashes[pair.bench]:
+        method, score = "exact", 1.0
+    elif pair.jaccard >= cfg.threshold - 1e-9 and pair.jaccard >= pair.containment:
+        method, score = "jaccard", pair.jaccard
+    elif pair.containment >= cfg.containment - 1e-9:
+        method, score = "containment", pair.containment
+    else:
+        method, score = "jaccard", pair.jaccard
+    item, answer = where
+    return Leak(pair.corpus, item, answer, method, score, pair.jaccard, pair.containment, pair.overlap)
+
+
+def find_leaks(
+    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig, corpus: ShingleSets
+) -> LeakFindings:
+    """Code leaks (every passing pair) and op-name matches between corpus units and benchmark items."""
+    where = _answer_docs(items)
+    bench = build_shingle_sets((items[i].answers[k] for i, k in where), cfg.ngram, cfg.abstract_identifiers)
+    pairs = match_benchmark(corpus, bench, cfg.threshold, cfg.containment, cfg.min_containment_shingles)
+    leaks = [_leak_from_pair(p, corpus, bench, where[p.bench], cfg) for p in pairs]
+    leaks.sort(key=lambda lk: (-lk.score, _METHOD_RANK[lk.method], units[lk.unit].unit_id, items[lk.item].item_id))
+
+    index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
+    for i, it in enumerate(items):  # the task name too, when it differs from the op name
+        norm = normalize_op_name(it.task_name)
+        if len(norm) >= 2 and str(i) not in index.get(norm, []):
+            index.setdefault(norm, []).append(str(i))
+    matches = []
+    for u, unit in enumerate(units):
+        norm = normalize_op_name(unit.op_name or unit.kernel_name)
+        matches.extend((u, int(i)) for i in index.get(norm, []))
+    return LeakFindings(leaks, matches, len(where))
+
+
+def _strongest(leaks: list[Leak]) -> dict[int, Leak]:
+    best: dict[int, Leak] = {}
+    for leak in leaks:  # already sorted strongest first
+        best.setdefault(leak.unit, leak)
+    return best
+
+
+def _near_duplicate_groups(corpus: ShingleSets, eligible: list[int], cfg: DedupConfig) -> tuple[UnionFind, int]:
+    """Union exact copies, then LSH candidates among one member per exact group that pass Jaccard."""
+    uf = UnionFind(len(corpus))
+    first_of_text: dict[str, int] = {}
+    for u in eligible:
+        first = first_of_text.setdefault(corpus.text_hashes[u], u)
+        if first != u:
+            uf.union(first, u)
+    signed = np.array(sorted(first_of_text.values()), dtype=np.int64)
+    if len(signed) < 2:
+        return uf, 0
+    sig = signatures(corpus.subset(signed), cfg.num_perm, cfg.seed, cfg.scheme)
+    bands, rows = band_params(cfg.threshold, cfg.num_perm)
+    comparisons = confirm_buckets(uf, buckets(sig, bands, rows), corpus, signed, cfg.threshold)
+    return uf, comparisons
+
+
+def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: DedupConfig) -> DedupResult:
+    """Decide keep / duplicate / leak for every unit (in input order), with evidence."""
+    cfg.validate()
+    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
+    findings = find_leaks(units, items, cfg, corpus) if items else LeakFindings()
+    best = _strongest(findings.leaks)
+    names: dict[int, int] = {}
+    for u, i in findings.name_matches:
+        names.setdefault(u, i)
+    dropped_by_name = set(names) - set(best) if cfg.drop_name_matches else set()
+
+    sizes = corpus.sizes()
+    eligible = [u for u in range(len(units)) if u not in best and u not in dropped_by_name and sizes[u] > 0]
+    uf, comparisons = _near_duplicate_groups(corpus, eligible, cfg)
+
+    decisions: list[Decision | None] = [None] * len(units)
+    counts = {"exact_duplicates": 0, "near_duplicates": 0, "clusters": 0}
+    eligible_set = set(eligible)
+    for members in uf.groups().values():
+        members = [m for m in members if m in eligible_set]
+        if not members:
+            continue
+        rep = min(members, key=lambda m: keep_rank(units[m]))
+        cluster = stable_id("cluster", units[rep].unit_id)
+        counts["clusters"] += len(members) > 1
+        for m in members:
+            decisions[m] = _cluster_decision(units, corpus, m, rep, cluster)
+            if m != rep:
+                counts["exact_duplicates" if decisions[m].method == "exact" else "near_duplicates"] += 1  # type: ignore[union-attr]
+
+    for u, unit in enumerate(units):
+        name = items[names[u]].task_name if items and u in names else ""
+        if u in best:
+            decisions[u] = _leak_decision(unit, items or [], best[u])
+        elif u in dropped_by_name and items:
+            item = items[names[u]]
+            decisions[u] = Decision(unit.unit_id, "leak", "", item.item_id, item.benchmark, item.path, 1.0, "name")
+        elif decisions[u] is None:  # no code to compare: kept, and counted in the notes
+            decisions[u] = Decision(unit.unit_id, "keep", stable_id("cluster", unit.unit_id))
+        decisions[u].name_match = name  # type: ignore[union-attr]
+
+    final = [d for d in decisions if d is not None]
+    empty = int((sizes == 0).sum())
+    counts.update(_counts(units, items, findings, final, empty, comparisons))
+    return DedupResult(final, findings, counts, _notes(items, empty))
+
+
+def _cluster_decision(units: list[KernelUnit], corpus: ShingleSets, m: int, rep: int, cluster: str) -> Decision:
+    if m == rep:
+        return Decision(units[m].unit_id, "keep", cluster)
+    rep_unit = units[rep]
+    if corpus.text_hashes[m] == corpus.text_hashes[rep]:
+        method, score = "exact", 1.0
+    else:  # may sit below the threshold when the cluster is connected through other members
+        method, score = "jaccard", jaccard(corpus.doc(m), corpus.doc(rep))
+    return Decision(units[m].unit_id, "duplicate", cluster, rep_unit.unit_id, rep_unit.source, rep_unit.path, round(score, 6), method)
+
+
+def _leak_decision(unit: KernelUnit, items: list[BenchmarkItem], leak: Leak) -> Decision:
+    item = items[leak.item]
+    path = item.answer_paths[leak.answer] if leak.answer < len(item.answer_paths) else item.path
+    return Decision(unit.unit_id, "leak", "", item.item_id, item.benchmark, path, round(leak.score, 6), leak.method)
+
+
+def _counts(
+    units: list[KernelUnit],
+    items: list[BenchmarkItem] | None,
+    findings: LeakFindings,
+    decisions: list[Decision],
+    empty: int,
+    comparisons: int,
+) -> dict[str, int]:
+    by = {"keep": 0, "duplicate": 0, "leak": 0}
+    for d in decisions:
+        by[d.decision] += 1
+    return {
+        "units": len(units),
+        "benchmark_items": len(items or []),
+        "benchmark_answers": findings.bench_docs,
+        "kept": by["keep"],
+        "duplicates": by["duplicate"],
+        "leaks": by["leak"],
+        "leak_pairs": len(findings.leaks),
+        "leaked_items": len({lk.item for lk in findings.leaks}),
+        "name_matches": len({u for u, _ in findings.name_matches}),
+        "empty_code_units": empty,
+        "lsh_comparisons": comparisons,
+    }
+
+
+def _notes(items: list[BenchmarkItem] | None, empty: int) -> list[str]:
+    notes = []
+    if items is None:
+        notes.append("no benchmark.parquet: near-duplicate removal only, no leakage check")
+    elif not any(code.strip() for it in items for code in it.answers):
+        notes.append("benchmark has no kernel code (PyTorch-only?): only op-name matching applied")
+    if empty:
+        notes.append(f"{empty} unit(s) have no code after removing comments: kept, not compared")
+    return notes
+
+
+def run_audit(units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig) -> tuple[LeakFindings, dict[str, int]]:
+    """Leaks of `items` (the test side) in `units` (the training side); no deduplication."""
+    cfg.validate()
+    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
+    findings = find_leaks(units, items, cfg, corpus)
+    counts = {
+        "train_documents": len(units),
+        "test_items": len(items),
+        "test_answers": findings.bench_docs,
+        "leaks": len({lk.unit for lk in findings.leaks}),
+        "leak_pairs": len(findings.leaks),
+        "leaked_items": len({lk.item for lk in findings.leaks}),
+        "name_matches": len({u for u, _ in findings.name_matches}),
+        "empty_train_documents": int((corpus.sizes() == 0).sum()),
+    }
+    return findings, counts

@@ -1,0 +1,115 @@
+"""MinHash signatures for many documents at once, equal bit for bit to `datasketch.MinHash`.
+
+datasketch hashes each shingle with sha1_hash32, then applies `num_perm` random permutations
+drawn from `np.random.RandomState(seed)` and keeps the minimum per permutation. We do the same
+arithmetic in the same integer types, but once per batch of documents instead of once per
+document: the SHA-1 hashes come vectorised from dedup.shingles, each permutation is one
+multiply-add over all shingles of the batch, and the per-document minimum is one
+`np.minimum.reduceat`.
+
+Schemes (datasketch >= 2.0):
+- "affine32" (datasketch's default): h = fmix32(sha1_hash32(x)); value = a*h + b mod 2^32.
+- "legacy" (datasketch < 2.0): value = ((a*h + b) mod 2^64 mod (2^61 - 1)) & (2^32 - 1),
+  computed in uint64 where the product wraps, exactly as datasketch's numpy code does.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from dedup.shingles import ShingleSets
+
+MERSENNE_PRIME = np.uint64((1 << 61) - 1)
+MAX_HASH_32 = np.uint64((1 << 32) - 1)
+
+# Shingles per batch: one uint32 vector of this length per permutation stays in cache.
+_BATCH_ROWS = 1 << 16
+
+
+def permutations(num_perm: int, seed: int, scheme: str = "affine32") -> tuple[np.ndarray, np.ndarray]:
+    """The permutation parameters (a, b) datasketch draws for this seed and scheme."""
+    gen = np.random.RandomState(seed)
+    if scheme == "legacy":
+        pairs = [
+            (gen.randint(1, MERSENNE_PRIME, dtype=np.uint64), gen.randint(0, MERSENNE_PRIME, dtype=np.uint64))
+            for _ in range(num_perm)
+        ]
+        table = np.array(pairs, dtype=np.uint64).T
+        return table[0].copy(), table[1].copy()
+    if scheme != "affine32":
+        raise ValueError(f"unknown MinHash scheme {scheme!r}; use affine32 or legacy")
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
+
+
+def fmix32(h: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 32-bit finalizer, the pre-mix of datasketch's affine32 scheme."""
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def empty_value(scheme: str) -> np.ndarray:
+    """What datasketch stores for a permutation that saw nothing."""
+    return np.uint32(0xFFFFFFFF) if scheme == "affine32" else MAX_HASH_32
+
+
+def _batches(sizes: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Split documents into runs of about `rows` shingles (a big document is alone)."""
+    bounds: list[tuple[int, int]] = []
+    start, total = 0, 0
+    for i, size in enumerate(sizes.tolist()):
+        if total and total + size > rows:
+            bounds.append((start, i))
+            start, total = i, 0
+        total += size
+    if start < len(sizes):
+        bounds.append((start, len(sizes)))
+    return bounds
+
+
+def signatures(
+    sets: ShingleSets, num_perm: int = 128, seed: int = 1, scheme: str = "affine32", workers: int | None = None
+) -> np.ndarray:
+    """One row of `num_perm` MinHash values per document (uint32 for affine32, uint64 for legacy).
+
+    An empty document gets datasketch's empty signature (every value at the maximum hash).
+    Per permutation, the shingle hashes of a batch are one contiguous vector: multiply, add and
+    a segmented minimum run at full vector speed and the temporaries stay in cache.
+    """
+    a, b = permutations(num_perm, seed, scheme)
+    dtype = np.uint32 if scheme == "affine32" else np.uint64
+    out = np.full((len(sets), num_perm), empty_value(scheme), dtype=dtype)
+    sizes = sets.sizes()
+
+    def run(bounds: tuple[int, int]) -> None:
+        lo, hi = bounds
+        nonempty = np.flatnonzero(sizes[lo:hi])
+        if len(nonempty) == 0:
+            return
+        h = sets.h32[sets.indptr[lo] : sets.indptr[hi]]
+        h = fmix32(h) if scheme == "affine32" else h.astype(np.uint64)
+        starts = (sets.indptr[lo:hi] - sets.indptr[lo])[nonempty]
+        block = np.empty((len(nonempty), num_perm), dtype=dtype)
+        buf = np.empty(len(h), dtype=dtype)
+        with np.errstate(over="ignore"):
+            for k in range(num_perm):
+                np.multiply(h, a[k], out=buf)
+                np.add(buf, b[k], out=buf)
+                if scheme != "affine32":
+                    np.remainder(buf, MERSENNE_PRIME, out=buf)
+                    np.bitwise_and(buf, MAX_HASH_32, out=buf)
+                block[:, k] = np.minimum.reduceat(buf, starts)
+        out[lo + nonempty] = block
+
+    # numpy releases the GIL in these loops, so threads use every core without copying data.
+    workers = workers or min(2, os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(run, _batches(sizes, _BATCH_ROWS)))
+    return out

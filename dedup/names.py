@@ -1,0 +1,41 @@
+"""Op-name leakage: the same operator name in the corpus and in the benchmark.
+
+A name match with different code is not a copy, but it says the training set teaches the very
+operator the benchmark tests; it is reported as its own signal and removed only on request.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LEADING_INDEX = re.compile(r"^\d+[_\-.]+")  # "19_ReLU" (file-per-task PyTorch benchmarks)
+_VERSION = re.compile(r"(?:[_\-]v|V)\d+$")  # "MatmulV2", "matmul_v3"
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Words that name the packaging, not the operator: "AddCustom", "add_kernel", "SoftmaxOp".
+_NOISE = frozenset({"custom", "kernel", "kernels", "op", "ops", "impl", "ascendc", "aclnn", "npu", "tik"})
+
+
+def normalize_op_name(name: str) -> str:
+    """"AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu"."""
+    name = name.strip().rsplit("/", 1)[-1].removesuffix(".py")
+    name = _LEADING_INDEX.sub("", name)
+    previous = None
+    while previous != name:
+        previous = name
+        name = _VERSION.sub("", name).strip("_- ")
+    words = [w.lower() for w in _WORDS.findall(name)]
+    while words and words[-1] in _NOISE:
+        words.pop()
+    while words and words[0] in _NOISE:
+        words.pop(0)
+    return "".join(words)
+
+
+def name_index(names: dict[str, str]) -> dict[str, list[str]]:
+    """Normalised name -> the keys (e.g. item ids) whose raw name normalises to it."""
+    index: dict[str, list[str]] = {}
+    for key, raw in names.items():
+        norm = normalize_op_name(raw)
+        if len(norm) >= 2:  # one-letter names ("a", "x") would match everything
+            index.setdefault(norm, []).append(key)
+    return index

@@ -1,0 +1,169 @@
+"""Token n-gram shingles of many documents, hashed in vectorised batches.
+
+A shingle is n consecutive tokens joined by one space, encoded as UTF-8 (`shingle_bytes`):
+exactly the bytes a datasketch user would pass to `MinHash.update`. Each document's tokens
+are laid out in one byte buffer, the shingles are byte ranges of it, and all of them are
+hashed with SHA-1 at once (dedup.sha1). Each shingle keeps two numbers from its digest:
+- `h32`, datasketch's `sha1_hash32`, the input of the MinHash permutations;
+- `fp`, a 64-bit fingerprint (other digest bytes) that stands for the shingle in set
+  operations: exact Jaccard and containment are computed on these sets. Two different
+  shingles share a fingerprint with probability about 2^-64 per pair.
+A document is the sorted array of its distinct fingerprints, stored CSR-style.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from dedup.normalize import code_tokens
+from dedup.sha1 import fingerprint64, hash32, sha1_ranges
+
+_BATCH_DOCS = 512
+_T = TypeVar("_T")
+_NEWLINE, _SPACE = 10, 32  # tokens never contain a newline: it marks token boundaries
+
+
+def shingle_strings(tokens: list[str], ngram: int) -> set[str]:
+    """Distinct n-grams of `tokens`; a document shorter than n tokens is one shingle."""
+    if len(tokens) < ngram:
+        return {" ".join(tokens)} if tokens else set()
+    return set(map(" ".join, zip(*(tokens[i:] for i in range(ngram)), strict=False)))
+
+
+def shingle_bytes(code: str, ngram: int = 5, abstract: bool = False) -> set[bytes]:
+    """The shingles of one document as bytes (what a datasketch user would feed `update_batch`)."""
+    return {s.encode("utf-8", "surrogatepass") for s in shingle_strings(code_tokens(code, abstract), ngram)}
+
+
+@dataclass(slots=True)
+class ShingleSets:
+    """Documents as sorted distinct shingle fingerprints (`fps[indptr[i]:indptr[i+1]]`)."""
+
+    indptr: np.ndarray  # int64, n_docs + 1
+    fps: np.ndarray  # uint64 fingerprints, sorted within each document
+    h32: np.ndarray  # uint32 sha1_hash32 of the same shingles, same order
+    text_hashes: list[str]  # sha1 of the normalised token stream ("" for an empty document)
+
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    def doc(self, i: int) -> np.ndarray:
+        return self.fps[self.indptr[i] : self.indptr[i + 1]]
+
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+    def doc_index(self) -> np.ndarray:
+        """For every entry of `fps`, the document it belongs to."""
+        return np.repeat(np.arange(len(self), dtype=np.int64), self.sizes())
+
+    def gather(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Entry positions of several documents concatenated, and for each its position in `docs`."""
+        starts = self.indptr[docs]
+        lengths = self.indptr[docs + 1] - starts
+        total = int(lengths.sum())
+        offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+        owner = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
+        return offsets + np.arange(total, dtype=np.int64), owner
+
+    def subset(self, docs: np.ndarray) -> ShingleSets:
+        positions, _ = self.gather(docs)
+        indptr = np.zeros(len(docs) + 1, dtype=np.int64)
+        np.cumsum(self.sizes()[docs], out=indptr[1:])
+        return ShingleSets(indptr, self.fps[positions], self.h32[positions], [self.text_hashes[i] for i in docs])
+
+
+def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every shingle of the batch: its document, first token and last token (global indices)."""
+    per_doc = np.where(token_counts >= ngram, token_counts - ngram + 1, np.minimum(token_counts, 1))
+    first_token = np.concatenate([[0], np.cumsum(token_counts)[:-1]])
+    total = int(per_doc.sum())
+    doc = np.repeat(np.arange(len(token_counts)), per_doc)
+    shingle_start = np.concatenate([[0], np.cumsum(per_doc)[:-1]])
+    first = first_token[doc] + np.arange(total) - shingle_start[doc]
+    last = first + np.minimum(token_counts, ngram)[doc] - 1
+    return doc, first, last
+
+
+def _hash_batch(token_lists: Sequence[list[str]], ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(fps, h32, distinct shingles per document, text hashes) of a batch of tokenised documents."""
+    encoded = ["\n".join(tokens).encode("utf-8", "surrogatepass") for tokens in token_lists]
+    text_hashes = [hashlib.sha1(b).hexdigest() if b else "" for b in encoded]
+    counts = np.array([len(t) for t in token_lists], dtype=np.int64)
+    nonempty = [b for b in encoded if b]
+    if not nonempty:
+        return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64), text_hashes
+    buf = np.frombuffer(b"\n".join(nonempty), dtype=np.uint8).copy()
+    boundaries = np.flatnonzero(buf == _NEWLINE)
+    token_start = np.concatenate([[0], boundaries + 1])
+    token_end = np.concatenate([boundaries, [len(buf)]])
+    buf[boundaries] = _SPACE  # shingles are space-joined; no shingle spans two documents
+    doc, first, last = _ranges(counts[counts > 0], ngram)
+    state = sha1_ranges(buf, token_start[first], token_end[last] - token_start[first])
+    fps, h32 = fingerprint64(state), hash32(state)
+    # Sort by fingerprint, then stably by document (a radix sort on small integers): cheaper
+    # than a two-key lexsort, same result for deduplication.
+    by_fp = np.argsort(fps)
+    order = by_fp[np.argsort(doc.astype(np.uint32)[by_fp], kind="stable")]
+    fps, h32, doc = fps[order], h32[order], doc[order]
+    keep = np.ones(len(fps), dtype=bool)
+    keep[1:] = (fps[1:] != fps[:-1]) | (doc[1:] != doc[:-1])
+    distinct = np.zeros(len(counts), dtype=np.int64)
+    distinct[counts > 0] = np.bincount(doc[keep], minlength=int((counts > 0).sum()))
+    return fps[keep], h32[keep], distinct, text_hashes
+
+
+def _batched(items: Iterable[_T]) -> list[list[_T]]:
+    batches: list[list[_T]] = [[]]
+    for item in items:
+        if len(batches[-1]) == _BATCH_DOCS:
+            batches.append([])
+        batches[-1].append(item)
+    return batches
+
+
+def _assemble(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]]) -> ShingleSets:
+    sizes = np.concatenate([p[2] for p in parts])
+    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    fps = np.concatenate([p[0] for p in parts])
+    h32 = np.concatenate([p[1] for p in parts])
+    return ShingleSets(indptr, fps, h32, [h for p in parts for h in p[3]])
+
+
+def _workers(workers: int | None) -> int:
+    return workers or min(2, os.cpu_count() or 1)
+
+
+def build_shingle_sets(
+    codes: Iterable[str], ngram: int = 5, abstract: bool = False, workers: int | None = None
+) -> ShingleSets:
+    """Tokenise, shingle and hash every document; batches run on a thread pool (numpy releases
+    the GIL, so one batch's hashing overlaps the next batch's tokenising)."""
+
+    def work(batch: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+        return _hash_batch([code_tokens(code, abstract) for code in batch], ngram)
+
+    with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
+        return _assemble(list(pool.map(work, _batched(codes))))
+
+
+def sets_from_tokens(token_lists: Iterable[list[str]], ngram: int = 5, workers: int | None = None) -> ShingleSets:
+    """Like build_shingle_sets, from documents already tokenised."""
+    with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
+        return _assemble(list(pool.map(lambda batch: _hash_batch(batch, ngram), _batched(token_lists))))
+
+
+def jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    """Exact Jaccard similarity of two sorted distinct fingerprint arrays."""
+    if len(a) == 0 and len(b) == 0:
+        return 0.0
+    common = len(np.intersect1d(a, b, assume_unique=True))
+    return common / (len(a) + len(b) - common)
