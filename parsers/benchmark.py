@@ -163,7 +163,9 @@ def ingest_benchmark(
     scan = scan_repository(root, config)
     result = BenchmarkResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
     jobs = config.jobs or os.cpu_count() or 1
-    outcomes = _parse_all(scan.candidates, (root, scan.files, source, config), jobs, progress)
+    # `question/` holds the empty templates handed to the model, not answers to match.
+    candidates = [c for c in scan.candidates if "question" not in c.split("/")[:-1]]
+    outcomes = _parse_all(candidates, (root, scan.files, source, config), jobs, progress)
     units = [u for _, out in outcomes if isinstance(out, list) for u in out]
     result.skipped += [out for _, out in outcomes if isinstance(out, Skip)]
     if units:

@@ -107,7 +107,18 @@ _ARITHMETIC_APIS = frozenset(
 )
 _MOVE_APIS = frozenset({"DataCopy", "DataCopyPad", "Copy"})
 
-_LEVEL3_NAME_TOKENS = ("nms", "non_max_suppression", "sparse", "grouped", "roi", "deformable", "moe")
+# Sparse and scatter-accumulate ops are level 3 in NPUKernelBench (level3/Sparse/IndexAdd).
+_LEVEL3_NAME_TOKENS = (
+    "nms",
+    "non_max_suppression",
+    "sparse",
+    "grouped",
+    "roi",
+    "deformable",
+    "moe",
+    "scatter",
+    "index_add",
+)
 _LEVEL3_CATEGORIES = {"sort/topk", "attention"}
 _LEVEL1_CATEGORIES = {"elementwise"}
 _LEVEL1_MOVES = ("fill", "fills", "copy", "identity", "zeros", "ones")
@@ -129,9 +140,20 @@ def _matches(tokens: list[str], keyword: str) -> bool:
     return keyword in tokens
 
 
+# Trailing tokens that name a variant or a copy, not the operation ("add_v2_copy" is an add).
+_VARIANT_TOKENS = re.compile(r"^(?:v\d+|d|copy|custom|apt|demo|sample|kernel|lite|impl|new|old|legacy)$")
+
+
+def _operation_tokens(name: str) -> list[str]:
+    tokens = name_tokens(name)
+    while len(tokens) > 1 and _VARIANT_TOKENS.match(tokens[-1]):
+        tokens.pop()
+    return tokens
+
+
 def category_from_name(*names: str) -> str | None:
     for name in names:
-        tokens = name_tokens(name)
+        tokens = _operation_tokens(name)
         if not tokens:
             continue
         for category, keywords in _NAME_RULES:
