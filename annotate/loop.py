@@ -154,7 +154,9 @@ class AnnotationRun:
         queue: asyncio.Queue[KernelUnit] = asyncio.Queue()
         for unit in units:
             queue.put_nowait(unit)
-        workers = min(len(units), 2 * self.config.concurrency)
+        # One worker per request slot: a unit's rounds stay on one worker, so a llama.cpp server
+        # (one slot) sees a unit's rounds back to back and reuses its prompt cache.
+        workers = min(len(units), self.config.concurrency)
         try:
             async with asyncio.TaskGroup() as group:
                 for _ in range(workers):
