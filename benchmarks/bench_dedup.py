@@ -41,7 +41,29 @@ OPS = [
     ("Adds", "Adds(zLocal, xLocal, ({t}){c}, {n})"),
     ("Muls", "Muls(zLocal, xLocal, ({t}){c}, {n})"),
 ]
-WORDS = "alpha beta gamma delta tile block core local queue buf src dst in out tmp acc sum len num idx pos".split()
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "tile",
+    "block",
+    "core",
+    "local",
+    "queue",
+    "buf",
+    "src",
+    "dst",
+    "in",
+    "out",
+    "tmp",
+    "acc",
+    "sum",
+    "len",
+    "num",
+    "idx",
+    "pos",
+]
 
 
 def _name(rng: random.Random) -> str:
@@ -52,10 +74,15 @@ def synthetic_kernel(rng: random.Random) -> str:
     op, call = rng.choice(OPS)
     t = rng.choice(["half", "float", "int16_t", "bfloat16_t"])
     n = _name(rng)
-    cls, tile, blocks = f"Kernel{op}{rng.randint(0, 9999)}", rng.choice([64, 128, 256, 512, 1024]), rng.randint(1, 48)
+    cls, tile, blocks = (
+        f"Kernel{op}{rng.randint(0, 9999)}",
+        rng.choice([64, 128, 256, 512, 1024]),
+        rng.randint(1, 48),
+    )
     names = {k: _name(rng) for k in ("len", "tile", "x", "y", "z", "pipe", "qx", "qy", "qz")}
     extra = "\n".join(
-        f"        {_name(rng)} = {_name(rng)} * {rng.randint(2, 99)} + {rng.randint(0, 99)};" for _ in range(rng.randint(2, 8))
+        f"        {_name(rng)} = {_name(rng)} * {rng.randint(2, 99)} + {rng.randint(0, 99)};"
+        for _ in range(rng.randint(2, 8))
     )
     body = call.format(n=f"this->{names['tile']}", t=t, c=rng.randint(1, 9))
     return f"""/**
@@ -68,15 +95,15 @@ constexpr uint32_t BLOCK_DIM = {blocks};
 class {cls} {{
 public:
     __aicore__ inline {cls}() {{}}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t {names['len']}) {{
-        this->{names['len']} = {names['len']} / AscendC::GetBlockNum();
-        this->{names['tile']} = this->{names['len']} / TILE_NUM / BUFFER_NUM;
-        {names['x']}.SetGlobalBuffer((__gm__ {t} *)x + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
-        {names['y']}.SetGlobalBuffer((__gm__ {t} *)y + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
-        {names['z']}.SetGlobalBuffer((__gm__ {t} *)z + this->{names['len']} * AscendC::GetBlockIdx(), this->{names['len']});
-        {names['pipe']}.InitBuffer({names['qx']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
-        {names['pipe']}.InitBuffer({names['qy']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
-        {names['pipe']}.InitBuffer({names['qz']}, BUFFER_NUM, this->{names['tile']} * sizeof({t}));
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t {names["len"]}) {{
+        this->{names["len"]} = {names["len"]} / AscendC::GetBlockNum();
+        this->{names["tile"]} = this->{names["len"]} / TILE_NUM / BUFFER_NUM;
+        {names["x"]}.SetGlobalBuffer((__gm__ {t} *)x + this->{names["len"]} * AscendC::GetBlockIdx(), this->{names["len"]});
+        {names["y"]}.SetGlobalBuffer((__gm__ {t} *)y + this->{names["len"]} * AscendC::GetBlockIdx(), this->{names["len"]});
+        {names["z"]}.SetGlobalBuffer((__gm__ {t} *)z + this->{names["len"]} * AscendC::GetBlockIdx(), this->{names["len"]});
+        {names["pipe"]}.InitBuffer({names["qx"]}, BUFFER_NUM, this->{names["tile"]} * sizeof({t}));
+        {names["pipe"]}.InitBuffer({names["qy"]}, BUFFER_NUM, this->{names["tile"]} * sizeof({t}));
+        {names["pipe"]}.InitBuffer({names["qz"]}, BUFFER_NUM, this->{names["tile"]} * sizeof({t}));
 {extra}
     }}
     __aicore__ inline void Process() {{
@@ -90,37 +117,37 @@ public:
 
 private:
     __aicore__ inline void CopyIn(int32_t progress) {{
-        AscendC::LocalTensor<{t}> xLocal = {names['qx']}.AllocTensor<{t}>();
-        AscendC::LocalTensor<{t}> yLocal = {names['qy']}.AllocTensor<{t}>();
-        AscendC::DataCopy(xLocal, {names['x']}[progress * this->{names['tile']}], this->{names['tile']});
-        AscendC::DataCopy(yLocal, {names['y']}[progress * this->{names['tile']}], this->{names['tile']});
-        {names['qx']}.EnQue(xLocal);
-        {names['qy']}.EnQue(yLocal);
+        AscendC::LocalTensor<{t}> xLocal = {names["qx"]}.AllocTensor<{t}>();
+        AscendC::LocalTensor<{t}> yLocal = {names["qy"]}.AllocTensor<{t}>();
+        AscendC::DataCopy(xLocal, {names["x"]}[progress * this->{names["tile"]}], this->{names["tile"]});
+        AscendC::DataCopy(yLocal, {names["y"]}[progress * this->{names["tile"]}], this->{names["tile"]});
+        {names["qx"]}.EnQue(xLocal);
+        {names["qy"]}.EnQue(yLocal);
     }}
     __aicore__ inline void Compute(int32_t progress) {{
-        AscendC::LocalTensor<{t}> xLocal = {names['qx']}.DeQue<{t}>();
-        AscendC::LocalTensor<{t}> yLocal = {names['qy']}.DeQue<{t}>();
-        AscendC::LocalTensor<{t}> zLocal = {names['qz']}.AllocTensor<{t}>();
+        AscendC::LocalTensor<{t}> xLocal = {names["qx"]}.DeQue<{t}>();
+        AscendC::LocalTensor<{t}> yLocal = {names["qy"]}.DeQue<{t}>();
+        AscendC::LocalTensor<{t}> zLocal = {names["qz"]}.AllocTensor<{t}>();
         AscendC::{body};
-        {names['qz']}.EnQue<{t}>(zLocal);
-        {names['qx']}.FreeTensor(xLocal);
-        {names['qy']}.FreeTensor(yLocal);
+        {names["qz"]}.EnQue<{t}>(zLocal);
+        {names["qx"]}.FreeTensor(xLocal);
+        {names["qy"]}.FreeTensor(yLocal);
     }}
     __aicore__ inline void CopyOut(int32_t progress) {{
-        AscendC::LocalTensor<{t}> zLocal = {names['qz']}.DeQue<{t}>();
-        AscendC::DataCopy({names['z']}[progress * this->{names['tile']}], zLocal, this->{names['tile']});
-        {names['qz']}.FreeTensor(zLocal);
+        AscendC::LocalTensor<{t}> zLocal = {names["qz"]}.DeQue<{t}>();
+        AscendC::DataCopy({names["z"]}[progress * this->{names["tile"]}], zLocal, this->{names["tile"]});
+        {names["qz"]}.FreeTensor(zLocal);
     }}
 
 private:
-    AscendC::TPipe {names['pipe']};
-    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> {names['qx']}, {names['qy']};
-    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> {names['qz']};
-    AscendC::GlobalTensor<{t}> {names['x']};
-    AscendC::GlobalTensor<{t}> {names['y']};
-    AscendC::GlobalTensor<{t}> {names['z']};
-    uint32_t {names['len']};
-    uint32_t {names['tile']};
+    AscendC::TPipe {names["pipe"]};
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> {names["qx"]}, {names["qy"]};
+    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> {names["qz"]};
+    AscendC::GlobalTensor<{t}> {names["x"]};
+    AscendC::GlobalTensor<{t}> {names["y"]};
+    AscendC::GlobalTensor<{t}> {names["z"]};
+    uint32_t {names["len"]};
+    uint32_t {names["tile"]};
 }};
 
 extern "C" __global__ __aicore__ void {n}(GM_ADDR x, GM_ADDR y, GM_ADDR z)
@@ -154,8 +181,16 @@ def _units(codes: list[str]) -> list:
 
     return [
         KernelUnit(
-            unit_id=f"u{i:07d}", source="bench", origin_url="", commit="", path=f"k{i}.cpp",
-            layout="standalone", op_name="", kernel_name="", code=code, license="Apache-2.0",
+            unit_id=f"u{i:07d}",
+            source="bench",
+            origin_url="",
+            commit="",
+            path=f"k{i}.cpp",
+            layout="standalone",
+            op_name="",
+            kernel_name="",
+            code=code,
+            license="Apache-2.0",
         )
         for i, code in enumerate(codes)
     ]
@@ -222,7 +257,10 @@ def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dic
         confirm_buckets(UnionFind(len(codes)), buckets(sig, bands, rows), sets, docs, 0.7)
         return time.perf_counter() - start
 
-    sketches = [MinHash(num_perm=num_perm, hashvalues=sig[i], scheme="affine32") for i in range(min(compare, len(codes)))]
+    sketches = [
+        MinHash(num_perm=num_perm, hashvalues=sig[i], scheme="affine32")
+        for i in range(min(compare, len(codes)))
+    ]
 
     def theirs() -> float:
         start = time.perf_counter()
@@ -233,7 +271,12 @@ def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dic
             lsh.query(m)
         return time.perf_counter() - start
 
-    return {"bands": bands, "rows": rows, "ours_all_s": _median(ours, repeat), "datasketch_subset_s": _median(theirs, repeat)}
+    return {
+        "bands": bands,
+        "rows": rows,
+        "ours_all_s": _median(ours, repeat),
+        "datasketch_subset_s": _median(theirs, repeat),
+    }
 
 
 def _dedup_child(n: int, seed: int, queue: multiprocessing.Queue) -> None:
@@ -266,7 +309,9 @@ def bench_run_dedup(n: int, repeat: int) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("-n", type=int, default=100_000, help="synthetic units (up to 200k)")
     parser.add_argument("--compare", type=int, default=5_000, help="documents for the datasketch comparison")
     parser.add_argument("--repeat", type=int, default=3)
@@ -275,7 +320,9 @@ def main() -> None:
     args = parser.parse_args()
 
     codes = synthetic_corpus(args.n)
-    print(f"{args.n} synthetic kernels, {statistics.mean(c.count(chr(10)) for c in codes):.0f} lines each on average")
+    print(
+        f"{args.n} synthetic kernels, {statistics.mean(c.count(chr(10)) for c in codes):.0f} lines each on average"
+    )
     sig = bench_signatures(codes, args.compare, args.repeat, args.num_perm)
     print(
         f"MinHash ({sig['shingles_per_doc']:.0f} shingles/doc, num_perm {args.num_perm}): "
@@ -283,7 +330,9 @@ def main() -> None:
         f"{sig['compare_docs'] / sig['datasketch_subset_s']:,.0f} sig/s on {sig['compare_docs']} docs, "
         f"ratio {sig['ratio']:.1f}x (one run)"
     )
-    print(f"MinHash all {args.n}: {sig['ours_all_s']:.2f} s, {args.n / sig['ours_all_s']:,.0f} sig/s (median of {args.repeat})")
+    print(
+        f"MinHash all {args.n}: {sig['ours_all_s']:.2f} s, {args.n / sig['ours_all_s']:,.0f} sig/s (median of {args.repeat})"
+    )
     lsh = bench_lsh(codes, args.compare, args.repeat, args.num_perm)
     print(
         f"LSH (b={lsh['bands']}, r={lsh['rows']}): ours build+query+confirm {lsh['ours_all_s']:.2f} s for {args.n}; "

@@ -62,14 +62,21 @@ def is_permissive(license_name: str) -> bool:
 
 def keep_rank(unit: KernelUnit) -> tuple[int, int, int, str]:
     """Smaller is kept first: permissive licence, then full parse, then longest code, then id."""
-    return (0 if is_permissive(unit.license) else 1, 0 if unit.parse_status == "full" else 1, -len(unit.code), unit.unit_id)
+    return (
+        0 if is_permissive(unit.license) else 1,
+        0 if unit.parse_status == "full" else 1,
+        -len(unit.code),
+        unit.unit_id,
+    )
 
 
 def _answer_docs(items: list[BenchmarkItem]) -> list[tuple[int, int]]:
     return [(i, k) for i, item in enumerate(items) for k, code in enumerate(item.answers) if code.strip()]
 
 
-def _leak_from_pair(pair: PairScore, corpus: ShingleSets, bench: ShingleSets, where: tuple[int, int], cfg: DedupConfig) -> Leak:
+def _leak_from_pair(
+    pair: PairScore, corpus: ShingleSets, bench: ShingleSets, where: tuple[int, int], cfg: DedupConfig
+) -> Leak:
     if corpus.text_hashes[pair.corpus] and corpus.text_hashes[pair.corpus] == bench.text_hashes[pair.bench]:
         method, score = "exact", 1.0
     elif pair.jaccard >= cfg.threshold - 1e-9 and pair.jaccard >= pair.containment:
@@ -90,14 +97,16 @@ def find_leaks(
     bench = build_shingle_sets((items[i].answers[k] for i, k in where), cfg.ngram, cfg.abstract_identifiers)
     pairs = match_benchmark(corpus, bench, cfg.threshold, cfg.containment, cfg.min_containment_shingles)
     leaks = [_leak_from_pair(p, corpus, bench, where[p.bench], cfg) for p in pairs]
-    leaks.sort(key=lambda lk: (-lk.score, _METHOD_RANK[lk.method], units[lk.unit].unit_id, items[lk.item].item_id))
+    leaks.sort(
+        key=lambda lk: (-lk.score, _METHOD_RANK[lk.method], units[lk.unit].unit_id, items[lk.item].item_id)
+    )
 
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
     for i, it in enumerate(items):  # the task name too, when it differs from the op name
         norm = normalize_op_name(it.task_name)
         if len(norm) >= 2 and str(i) not in index.get(norm, []):
             index.setdefault(norm, []).append(str(i))
-    matches = []
+    matches: list[tuple[int, int]] = []
     for u, unit in enumerate(units):
         norm = normalize_op_name(unit.op_name or unit.kernel_name)
         matches.extend((u, int(i)) for i in index.get(norm, []))
@@ -111,7 +120,9 @@ def _strongest(leaks: list[Leak]) -> dict[int, Leak]:
     return best
 
 
-def _near_duplicate_groups(corpus: ShingleSets, eligible: list[int], cfg: DedupConfig) -> tuple[UnionFind, int]:
+def _near_duplicate_groups(
+    corpus: ShingleSets, eligible: list[int], cfg: DedupConfig
+) -> tuple[UnionFind, int]:
     """Union exact copies, then LSH candidates among one member per exact group that pass Jaccard."""
     uf = UnionFind(len(corpus))
     first_of_text: dict[str, int] = {}
@@ -164,7 +175,9 @@ def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: D
             decisions[u] = _leak_decision(unit, items or [], best[u])
         elif u in dropped_by_name and items:
             item = items[names[u]]
-            decisions[u] = Decision(unit.unit_id, "leak", "", item.item_id, item.benchmark, item.path, 1.0, "name")
+            decisions[u] = Decision(
+                unit.unit_id, "leak", "", item.item_id, item.benchmark, item.path, 1.0, "name"
+            )
         elif decisions[u] is None:  # no code to compare: kept, and counted in the notes
             decisions[u] = Decision(unit.unit_id, "keep", stable_id("cluster", unit.unit_id))
         decisions[u].name_match = name  # type: ignore[union-attr]
@@ -175,7 +188,9 @@ def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: D
     return DedupResult(final, findings, counts, _notes(items, empty))
 
 
-def _cluster_decision(units: list[KernelUnit], corpus: ShingleSets, m: int, rep: int, cluster: str) -> Decision:
+def _cluster_decision(
+    units: list[KernelUnit], corpus: ShingleSets, m: int, rep: int, cluster: str
+) -> Decision:
     if m == rep:
         return Decision(units[m].unit_id, "keep", cluster)
     rep_unit = units[rep]
@@ -183,13 +198,24 @@ def _cluster_decision(units: list[KernelUnit], corpus: ShingleSets, m: int, rep:
         method, score = "exact", 1.0
     else:  # may sit below the threshold when the cluster is connected through other members
         method, score = "jaccard", jaccard(corpus.doc(m), corpus.doc(rep))
-    return Decision(units[m].unit_id, "duplicate", cluster, rep_unit.unit_id, rep_unit.source, rep_unit.path, round(score, 6), method)
+    return Decision(
+        units[m].unit_id,
+        "duplicate",
+        cluster,
+        rep_unit.unit_id,
+        rep_unit.source,
+        rep_unit.path,
+        round(score, 6),
+        method,
+    )
 
 
 def _leak_decision(unit: KernelUnit, items: list[BenchmarkItem], leak: Leak) -> Decision:
     item = items[leak.item]
     path = item.answer_paths[leak.answer] if leak.answer < len(item.answer_paths) else item.path
-    return Decision(unit.unit_id, "leak", "", item.item_id, item.benchmark, path, round(leak.score, 6), leak.method)
+    return Decision(
+        unit.unit_id, "leak", "", item.item_id, item.benchmark, path, round(leak.score, 6), leak.method
+    )
 
 
 def _counts(
@@ -229,7 +255,9 @@ def _notes(items: list[BenchmarkItem] | None, empty: int) -> list[str]:
     return notes
 
 
-def run_audit(units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig) -> tuple[LeakFindings, dict[str, int]]:
+def run_audit(
+    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig
+) -> tuple[LeakFindings, dict[str, int]]:
     """Leaks of `items` (the test side) in `units` (the training side); no deduplication."""
     cfg.validate()
     corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)

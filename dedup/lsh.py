@@ -50,5 +50,7 @@ def buckets(signatures: np.ndarray, bands: int, rows: int) -> Iterator[np.ndarra
         edges = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1
         starts = np.concatenate([[0], edges])
         ends = np.concatenate([edges, [n]])
-        for lo, hi in zip(starts[ends - starts >= 2].tolist(), ends[ends - starts >= 2].tolist(), strict=True):
+        for lo, hi in zip(
+            starts[ends - starts >= 2].tolist(), ends[ends - starts >= 2].tolist(), strict=True
+        ):
             yield order[lo:hi]

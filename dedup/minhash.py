@@ -55,7 +55,7 @@ def fmix32(h: np.ndarray) -> np.ndarray:
     return h ^ (h >> np.uint32(16))
 
 
-def empty_value(scheme: str) -> np.ndarray:
+def empty_value(scheme: str) -> np.unsignedinteger:
     """What datasketch stores for a permutation that saw nothing."""
     return np.uint32(0xFFFFFFFF) if scheme == "affine32" else MAX_HASH_32
 
@@ -75,7 +75,11 @@ def _batches(sizes: np.ndarray, rows: int) -> list[tuple[int, int]]:
 
 
 def signatures(
-    sets: ShingleSets, num_perm: int = 128, seed: int = 1, scheme: str = "affine32", workers: int | None = None
+    sets: ShingleSets,
+    num_perm: int = 128,
+    seed: int = 1,
+    scheme: str = "affine32",
+    workers: int | None = None,
 ) -> np.ndarray:
     """One row of `num_perm` MinHash values per document (uint32 for affine32, uint64 for legacy).
 

@@ -16,7 +16,7 @@ _NOISE = frozenset({"custom", "kernel", "kernels", "op", "ops", "impl", "ascendc
 
 
 def normalize_op_name(name: str) -> str:
-    """"AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu"."""
+    """ "AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu"."""
     name = name.strip().rsplit("/", 1)[-1].removesuffix(".py")
     name = _LEADING_INDEX.sub("", name)
     previous = None

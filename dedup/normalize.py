@@ -33,17 +33,120 @@ _TOKEN = re.compile(
 PLACEHOLDER = "$"
 
 _CPP_KEYWORDS = frozenset(
-    """
-    alignas alignof asm auto bool break case catch char char16_t char32_t class const constexpr
-    const_cast continue decltype default delete do double dynamic_cast else enum explicit export
-    extern false float for friend goto if inline int long mutable namespace new noexcept nullptr
-    operator private protected public register reinterpret_cast return short signed sizeof static
-    static_assert static_cast struct switch template this thread_local throw true try typedef typeid
-    typename union unsigned using virtual void volatile wchar_t while override final consteval
-    constinit concept requires include define ifdef ifndef endif elif pragma undef
-    int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t half float16_t
-    bfloat16_t std
-    """.split()
+    [
+        "alignas",
+        "alignof",
+        "asm",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char16_t",
+        "char32_t",
+        "class",
+        "const",
+        "constexpr",
+        "const_cast",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "nullptr",
+        "operator",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "override",
+        "final",
+        "consteval",
+        "constinit",
+        "concept",
+        "requires",
+        "include",
+        "define",
+        "ifdef",
+        "ifndef",
+        "endif",
+        "elif",
+        "pragma",
+        "undef",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "size_t",
+        "half",
+        "float16_t",
+        "bfloat16_t",
+        "std",
+        "AscendC",
+        "LocalTensor",
+        "GlobalTensor",
+        "TPipe",
+        "TQue",
+        "TQueBind",
+        "TBuf",
+        "TPosition",
+        "QuePosition",
+        "DataCopyParams",
+        "DataCopyExtParams",
+        "DataCopyPadExtParams",
+    ]
 )
 
 
@@ -85,11 +188,12 @@ def abstract_identifiers(tokens: list[str]) -> list[str]:
     out = []
     for tok in tokens:
         first = tok[0]
-        if (first.isalpha() or first == "_") and tok not in keep and not tok.startswith("__"):
-            if not tok.isupper():  # ALL_CAPS names are macros and enum values: usually API, kept
-                out.append(PLACEHOLDER)
-                continue
-        out.append(tok)
+        # ALL_CAPS names are macros and enum values (GM_ADDR, VECIN): usually API, so kept.
+        is_name = first.isalpha() or first == "_"
+        if is_name and tok not in keep and not tok.startswith("__") and not tok.isupper():
+            out.append(PLACEHOLDER)
+        else:
+            out.append(tok)
     return out
 
 

@@ -69,7 +69,9 @@ def leak_record(leak: Leak, units: list[KernelUnit], items: list[BenchmarkItem])
     }
 
 
-def name_records(findings: LeakFindings, units: list[KernelUnit], items: list[BenchmarkItem]) -> list[dict[str, Any]]:
+def name_records(
+    findings: LeakFindings, units: list[KernelUnit], items: list[BenchmarkItem]
+) -> list[dict[str, Any]]:
     leaked = {(lk.unit, lk.item) for lk in findings.leaks}
     return [
         {
@@ -144,7 +146,9 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str
         f"{len(report['name_matches'])} op-name matches."
     )
     out += ["", "## Per benchmark and level", ""]
-    out.append("| benchmark | level | items | items with code | leaked items | leaking units | name-only items |")
+    out.append(
+        "| benchmark | level | items | items with code | leaked items | leaking units | name-only items |"
+    )
     out.append("|---|---:|---:|---:|---:|---:|---:|")
     for row in report["per_benchmark_level"]:
         out.append(
@@ -173,7 +177,9 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str
         out.append("")
     names = [m for m in report["name_matches"] if not m["code_also_matches"]]
     out += ["", "## Name matches, code differs", ""]
-    out += [f"- `{m['unit_path']}` ({m['op_name']}) ~ {m['benchmark']} `{m['task_name']}`" for m in names[:50]]
+    out += [
+        f"- `{m['unit_path']}` ({m['op_name']}) ~ {m['benchmark']} `{m['task_name']}`" for m in names[:50]
+    ]
     if not names:
         out.append("None.")
     return "\n".join(out) + "\n"

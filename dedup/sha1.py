@@ -71,7 +71,9 @@ def _compress(state: list[np.ndarray], block: list[np.ndarray]) -> list[np.ndarr
     return [s + x for s, x in zip(state, (a, b, c, d, e), strict=True)]
 
 
-def _digest_group(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, blocks: int) -> list[np.ndarray]:
+def _digest_group(
+    words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, blocks: int
+) -> list[np.ndarray]:
     m = len(starts)
     state = [np.full(m, v, dtype=np.uint32) for v in _INIT]
     bit_length = (lengths * 8).astype(np.uint32)  # shingles are far below 2^29 bytes

@@ -77,7 +77,9 @@ class ShingleSets:
         positions, _ = self.gather(docs)
         indptr = np.zeros(len(docs) + 1, dtype=np.int64)
         np.cumsum(self.sizes()[docs], out=indptr[1:])
-        return ShingleSets(indptr, self.fps[positions], self.h32[positions], [self.text_hashes[i] for i in docs])
+        return ShingleSets(
+            indptr, self.fps[positions], self.h32[positions], [self.text_hashes[i] for i in docs]
+        )
 
 
 def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -92,7 +94,9 @@ def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarra
     return doc, first, last
 
 
-def _hash_batch(token_lists: Sequence[list[str]], ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+def _hash_batch(
+    token_lists: Sequence[list[str]], ngram: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """(fps, h32, distinct shingles per document, text hashes) of a batch of tokenised documents."""
     encoded = ["\n".join(tokens).encode("utf-8", "surrogatepass") for tokens in token_lists]
     text_hashes = [hashlib.sha1(b).hexdigest() if b else "" for b in encoded]
@@ -155,7 +159,9 @@ def build_shingle_sets(
         return _assemble(list(pool.map(work, _batched(codes))))
 
 
-def sets_from_tokens(token_lists: Iterable[list[str]], ngram: int = 5, workers: int | None = None) -> ShingleSets:
+def sets_from_tokens(
+    token_lists: Iterable[list[str]], ngram: int = 5, workers: int | None = None
+) -> ShingleSets:
     """Like build_shingle_sets, from documents already tokenised."""
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
         return _assemble(list(pool.map(lambda batch: _hash_batch(batch, ngram), _batched(token_lists))))

@@ -29,9 +29,13 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg}); expected one object per line") from None
+                raise ValueError(
+                    f"{path}:{number}: not valid JSON ({exc.msg}); expected one object per line"
+                ) from None
             if not isinstance(row, dict):
-                raise ValueError(f"{path}:{number}: expected a JSON object per line, got {type(row).__name__}")
+                raise ValueError(
+                    f"{path}:{number}: expected a JSON object per line, got {type(row).__name__}"
+                )
             rows.append(row)
     return rows
 
@@ -106,7 +110,9 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def benchmark_from_table(source: str, *, name: str, code_column: str, id_column: str | None) -> list[BenchmarkItem]:
+def benchmark_from_table(
+    source: str, *, name: str, code_column: str, id_column: str | None
+) -> list[BenchmarkItem]:
     """Benchmark items from a table: rows sharing an id become one item with several answers."""
     rows = read_rows(source)
     _column(rows, code_column, source, "--code-column with the column that holds the kernel code")
@@ -134,7 +140,9 @@ def benchmark_from_table(source: str, *, name: str, code_column: str, id_column:
             item.answer_paths.append(f"{row_id}#{len(item.answers)}" if len(item.answers) > 1 else row_id)
     result = list(items.values())
     if not any(item.answers for item in result):
-        raise ValueError(f"{source}: column {code_column!r} is empty in every row; pass the column with the code")
+        raise ValueError(
+            f"{source}: column {code_column!r} is empty in every row; pass the column with the code"
+        )
     return result
 
 
@@ -172,7 +180,9 @@ def code_files(root: Path) -> list[Path]:
     files = [
         p
         for p in root.rglob("*")
-        if p.is_file() and p.suffix.lower() in CODE_EXTENSIONS and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        if p.is_file()
+        and p.suffix.lower() in CODE_EXTENSIONS
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)
 
@@ -238,7 +248,9 @@ def load_corpus(source: str, *, code_column: str = "code", id_column: str | None
     return units_from_table(source, name=name, code_column=code_column, id_column=id_column)
 
 
-def load_benchmark(source: str, *, code_column: str = "code", id_column: str | None = None) -> list[BenchmarkItem]:
+def load_benchmark(
+    source: str, *, code_column: str = "code", id_column: str | None = None
+) -> list[BenchmarkItem]:
     """The test side of an audit."""
     path, name = Path(source), _name(source)
     if path.is_dir() and _is_workspace(path):

@@ -25,7 +25,9 @@ SOURCE_HELP = (
 )
 
 
-def _load(kind: str, source: str, code_column: str, id_column: str | None) -> list[KernelUnit] | list[BenchmarkItem]:
+def _load(
+    kind: str, source: str, code_column: str, id_column: str | None
+) -> list[KernelUnit] | list[BenchmarkItem]:
     loader = load_corpus if kind == "TRAIN" else load_benchmark
     try:
         loaded = loader(source, code_column=code_column, id_column=id_column)
@@ -44,18 +46,27 @@ def audit(
     ngram: Annotated[int | None, typer.Option(help="Tokens per shingle (default 5).")] = None,
     abstract_identifiers: Annotated[
         bool | None,
-        typer.Option("--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."),
+        typer.Option(
+            "--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."
+        ),
     ] = None,
     train_code_column: Annotated[str, typer.Option(help="Code column when TRAIN is a table.")] = "code",
     test_code_column: Annotated[str, typer.Option(help="Code column when TEST is a table.")] = "code",
     train_id_column: Annotated[str | None, typer.Option(help="Id column when TRAIN is a table.")] = None,
     test_id_column: Annotated[str | None, typer.Option(help="Id column when TEST is a table.")] = None,
-    report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path("audit-report"),
+    report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
+        "audit-report"
+    ),
     config: Annotated[Path | None, typer.Option("--config", help="curate.toml to read [dedup] from.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the counts and leaks as JSON.")] = False,
 ) -> None:
     """Find test items whose code appears in the training side; exit 1 when any leak is found."""
-    cli = {"threshold": threshold, "containment": containment, "ngram": ngram, "abstract_identifiers": abstract_identifiers}
+    cli = {
+        "threshold": threshold,
+        "containment": containment,
+        "ngram": ngram,
+        "abstract_identifiers": abstract_identifiers,
+    }
     cfg = stage_config(cli, config)
     units = _load("TRAIN", train, train_code_column, train_id_column)
     items = _load("TEST", test, test_code_column, test_id_column)
@@ -65,9 +76,13 @@ def audit(
     if report_dir.exists() and not report_dir.is_dir():
         raise UserError(f"--report-dir {report_dir} is a file; give a directory")
     write_text_atomic(report_dir / "leakage.json", dump_json(report))
-    write_text_atomic(report_dir / "leakage.md", build_markdown(report, title=f"Leakage audit: {train} vs {test}"))
+    write_text_atomic(
+        report_dir / "leakage.md", build_markdown(report, title=f"Leakage audit: {train} vs {test}")
+    )
     if json_out:
-        print(json.dumps({"counts": counts, "leaks": report["leaks"], "report_dir": str(report_dir)}, indent=2))
+        print(
+            json.dumps({"counts": counts, "leaks": report["leaks"], "report_dir": str(report_dir)}, indent=2)
+        )
     else:
         verdict = "LEAK" if findings.leaks else "clean"
         print(

@@ -40,7 +40,9 @@ def _read_benchmark(ws: Workspace) -> list[BenchmarkItem] | None:
 
 
 def dedup(
-    workspace: Annotated[Path, typer.Option("--workspace", "-w", help="Workspace directory.")] = DEFAULT_WORKSPACE,
+    workspace: Annotated[
+        Path, typer.Option("--workspace", "-w", help="Workspace directory.")
+    ] = DEFAULT_WORKSPACE,
     threshold: Annotated[float | None, typer.Option(help="Jaccard threshold (default 0.7).")] = None,
     containment: Annotated[
         float | None, typer.Option(help="Share of a benchmark kernel found in a unit (default 0.8).")
@@ -49,11 +51,15 @@ def dedup(
     ngram: Annotated[int | None, typer.Option(help="Tokens per shingle (default 5).")] = None,
     abstract_identifiers: Annotated[
         bool | None,
-        typer.Option("--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."),
+        typer.Option(
+            "--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."
+        ),
     ] = None,
     drop_name_matches: Annotated[
         bool | None,
-        typer.Option("--drop-name-matches/--keep-name-matches", help="Also remove units named like a benchmark task."),
+        typer.Option(
+            "--drop-name-matches/--keep-name-matches", help="Also remove units named like a benchmark task."
+        ),
     ] = None,
     config: Annotated[Path | None, typer.Option("--config", help="curate.toml to read [dedup] from.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
@@ -70,7 +76,9 @@ def dedup(
     cfg = stage_config(cli, config)
     ws = Workspace(workspace)
     if not ws.units.exists():
-        raise UserError(f"{ws.units} does not exist: run `curate ingest SOURCE --workspace {workspace}` first")
+        raise UserError(
+            f"{ws.units} does not exist: run `curate ingest SOURCE --workspace {workspace}` first"
+        )
     with ws.locked():
         started = time.perf_counter()
         units = read_records(ws.units, KernelUnit)

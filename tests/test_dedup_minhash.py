@@ -1,0 +1,79 @@
+"""Signatures equal datasketch's bit for bit; the vectorised SHA-1 equals hashlib; LSH bands
+are datasketch's."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import numpy as np
+import pytest
+from datasketch import MinHash, MinHashLSH
+
+from dedup.lsh import band_params, buckets
+from dedup.minhash import signatures
+from dedup.sha1 import hash32, sha1_ranges
+from dedup.shingles import build_shingle_sets, shingle_bytes
+from tests.test_dedup_helpers import LICENCE, elementwise_kernel, unrelated_kernel
+
+DOCS = [
+    elementwise_kernel(),
+    elementwise_kernel("Mul", extra="    int32_t pad = 0x1f'ff; // tail\n"),
+    LICENCE + unrelated_kernel(),
+    "const char *s = \"naïve // not a comment\"; char c = ' ';",  # non-ASCII, literal with spaces
+    "int",  # shorter than one shingle
+    "",  # empty
+    "/* only a comment */",
+]
+
+
+@pytest.mark.parametrize("scheme", ["affine32", "legacy"])
+@pytest.mark.parametrize(
+    ("seed", "num_perm", "ngram"), [(1, 128, 5), (7, 64, 3), (42, 256, 5), (3, 1, 1), (1234, 200, 8)]
+)
+def test_signatures_equal_datasketch(scheme: str, seed: int, num_perm: int, ngram: int) -> None:
+    sets = build_shingle_sets(DOCS, ngram)
+    ours = signatures(sets, num_perm, seed, scheme)
+    for i, code in enumerate(DOCS):
+        reference = MinHash(num_perm=num_perm, seed=seed, scheme=scheme)
+        reference.update_batch(sorted(shingle_bytes(code, ngram)))
+        assert ours[i].dtype == reference.hashvalues.dtype
+        assert np.array_equal(ours[i], reference.hashvalues), f"doc {i}"
+
+
+def test_signatures_interoperate_with_datasketch_lsh() -> None:
+    sets = build_shingle_sets(DOCS[:3], 5)
+    sig = signatures(sets)
+    lsh = MinHashLSH(threshold=0.7, num_perm=128)
+    for i in range(3):
+        lsh.insert(str(i), MinHash(num_perm=128, hashvalues=sig[i], scheme="affine32"))
+    probe = MinHash(num_perm=128)
+    probe.update_batch(list(shingle_bytes(DOCS[0])))
+    found = lsh.query(probe)
+    assert "0" in found and "2" not in found  # itself (and its near copy "1"), not the unrelated one
+
+
+def test_vectorised_sha1_equals_hashlib_on_every_block_boundary() -> None:
+    rng = random.Random(5)
+    lengths = [0, 1, 3, 4, 5, 54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 200, 1000]
+    messages = [bytes(rng.randrange(256) for _ in range(n)) for n in lengths for _ in range(3)]
+    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
+    sizes = np.array([len(m) for m in messages])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    state = sha1_ranges(buf, starts, sizes)
+    for row, message in zip(state, messages, strict=True):
+        assert row.astype(">u4").tobytes() == hashlib.sha1(message).digest()
+    expected = [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
+    assert hash32(state).tolist() == expected
+
+
+@pytest.mark.parametrize(("threshold", "num_perm"), [(0.7, 128), (0.5, 64), (0.9, 256)])
+def test_band_parameters_are_datasketchs(threshold: float, num_perm: int) -> None:
+    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    assert band_params(threshold, num_perm) == (lsh.b, lsh.r)
+
+
+def test_buckets_group_identical_bands_only() -> None:
+    sig = np.array([[1, 2, 3, 4], [1, 2, 9, 9], [7, 7, 3, 4], [5, 5, 5, 5]], dtype=np.uint32)
+    found = sorted(sorted(b.tolist()) for b in buckets(sig, bands=2, rows=2))
+    assert found == [[0, 1], [0, 2]]
