@@ -47,6 +47,8 @@ from schemas import Attempt, Diagnostic, KernelUnit
 # A truncated or unparsable answer is shown back to the teacher in a format retry, clipped: the
 # teacher needs to see what went wrong, not to spend its context on the broken text again.
 BROKEN_ANSWER_ECHO_CHARS = 1200
+# Verifiers faster than this run on the event loop; after one slower call they move to a thread.
+INLINE_VERIFY_BUDGET_S = 0.005
 
 
 def now_iso() -> str:
@@ -100,8 +102,9 @@ def cache_key(payload: str) -> str:
 
 @dataclass
 class _UnitLedger:
-    """What one unit has cost and produced so far."""
+    """What one unit has cost and produced so far, and what is still to be written."""
 
+    instruction: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
@@ -109,6 +112,11 @@ class _UnitLedger:
     fingerprint: str = ""
     created_at: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    unit_recorded: bool = False  # the unit's row is in the journal (for this run)
+    # Judged attempts wait for the unit's next journal write (a new reply, or the verdict): a
+    # verdict can always be recomputed from the journaled reply, so nothing is lost on a kill,
+    # and one transaction instead of several keeps the journal cheap.
+    attempts: list[tuple[Attempt, str]] = field(default_factory=list)
 
     def add(self, reply: TeacherReply, created_at: str) -> None:
         self.prompt_tokens += reply.prompt_tokens
@@ -147,6 +155,7 @@ class AnnotationRun:
         self.done = 0
         self.total = 0
         self._verify_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify")
+        self._verify_inline = True
 
     async def run(self, units: Sequence[KernelUnit]) -> RunSummary:
         started = time.perf_counter()
@@ -196,19 +205,33 @@ class AnnotationRun:
     # -- one unit -------------------------------------------------------------------------------
     async def _annotate_unit(self, unit: KernelUnit) -> None:
         instruction = build_instruction(unit)
-        self.journal.start_unit(
-            unit.unit_id, instruction, unit.code, self.version, self.params_json, now_iso(), self.run_id
-        )
-        ledger = _UnitLedger()
+        ledger = _UnitLedger(instruction)
         try:
             verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
         except FormatUnsupported:
             if self.response_format == "tagged":
                 raise
             self.response_format = "tagged"  # the server refuses structured output: tagged from now on
-            ledger = _UnitLedger()
+            ledger = _UnitLedger(instruction)
             verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
         self._finish_unit(unit, verdict, rounds, reasoning, ledger)
+
+    def _flush(self, unit: KernelUnit, ledger: _UnitLedger) -> None:
+        """Inside a journal transaction: the unit's row (once per run) and its judged attempts."""
+        if not ledger.unit_recorded:
+            self.journal.start_unit(
+                unit.unit_id,
+                ledger.instruction,
+                unit.code,
+                self.version,
+                self.params_json,
+                now_iso(),
+                self.run_id,
+            )
+            ledger.unit_recorded = True
+        for attempt, key in ledger.attempts:
+            self.journal.put_attempt(attempt, key, self.run_id)
+        ledger.attempts.clear()
 
     async def _rounds(self, unit: KernelUnit, instruction: str, ledger: _UnitLedger) -> tuple[str, int, str]:
         """The feedback loop: (verdict, rounds used, final reasoning)."""
@@ -286,7 +309,9 @@ class AnnotationRun:
                 Diagnostic(f"teacher.{exc.kind}", "error", self.client.redact(exc.message))
             ) from None
         created = now_iso()
-        self.journal.put_response(key, unit.unit_id, round_no, payload, reply, created, self.run_id)
+        with self.journal.transaction():
+            self._flush(unit, ledger)
+            self.journal.put_response(key, unit.unit_id, round_no, payload, reply, created, self.run_id)
         self.summary.requested += 1
         self.summary.prompt_tokens += reply.prompt_tokens
         self.summary.completion_tokens += reply.completion_tokens
@@ -295,6 +320,17 @@ class AnnotationRun:
         return reply, key
 
     async def _verify(self, unit: KernelUnit, instruction: str, parsed: ParsedAnswer) -> list[Diagnostic]:
+        """Run the verifiers inline while they are fast, in the verifier thread once one is slow.
+
+        A hop to a thread costs a GIL hand-over per answer, more than a cheap check itself; a
+        slow check (libclang) inline would stall every reply waiting on the event loop.
+        """
+        if self._verify_inline:
+            started = time.perf_counter()
+            found = self._run_verifiers(unit, instruction, parsed.reasoning)
+            if time.perf_counter() - started > INLINE_VERIFY_BUDGET_S:
+                self._verify_inline = False
+            return found
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._verify_pool, self._run_verifiers, unit, instruction, parsed.reasoning
@@ -330,7 +366,7 @@ class AnnotationRun:
             self.version,
             ledger.created_at,
         )
-        self.journal.put_attempt(attempt, key, self.run_id)
+        ledger.attempts.append((attempt, key))
 
     def _finish_unit(
         self, unit: KernelUnit, verdict: str, rounds: int, reasoning: str, ledger: _UnitLedger
@@ -350,7 +386,9 @@ class AnnotationRun:
             latency_s=round(ledger.latency_s, 4),
             created_at=ledger.created_at or now_iso(),
         )
-        self.journal.put_result(result, self.run_id)
+        with self.journal.transaction():
+            self._flush(unit, ledger)
+            self.journal.put_result(result, self.run_id)
         setattr(self.summary, verdict, getattr(self.summary, verdict) + 1)
         self.done += 1
         self._tick()

@@ -89,23 +89,26 @@ def build_instruction(unit: KernelUnit) -> str:
 # -- the code as prompt data ------------------------------------------------------------------
 
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_LINE_COMMENT_RUN = re.compile(r"(?:^[ \t]*//.*(?:\n|\Z))+", re.MULTILINE)
 _LICENCE_WORDS = re.compile(r"copyright|licen[cs]e|all rights reserved", re.IGNORECASE)
+_FILE_MARKER = re.compile(r"^// ---- .* ----$", re.MULTILINE)  # parsers' marker between assembled files
+
+
+def _drop_if_licence(match: re.Match[str]) -> str:
+    text = match.group(0)
+    if not _LICENCE_WORDS.search(text):
+        return text
+    markers = _FILE_MARKER.findall(text)  # keep the file markers of assembled units
+    return "".join(f"{m}\n" for m in markers)
 
 
 def _drop_licence_comments(code: str) -> str:
     """Licence headers are long, identical boilerplate: they cost context and teach nothing."""
-    code = _BLOCK_COMMENT.sub(lambda m: "" if _LICENCE_WORDS.search(m.group(0)) else m.group(0), code)
-    kept: list[str] = []
-    run: list[str] = []
-    for line in [*code.splitlines(), ""]:
-        if line.lstrip().startswith("//") and not line.lstrip().startswith("// ----"):
-            run.append(line)
-            continue
-        if run and not any(_LICENCE_WORDS.search(r) for r in run):
-            kept.extend(run)
-        run = []
-        kept.append(line)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept[:-1])).strip("\n")
+    if not _LICENCE_WORDS.search(code):
+        return code.strip("\n")
+    code = _BLOCK_COMMENT.sub(_drop_if_licence, code)
+    code = _LINE_COMMENT_RUN.sub(_drop_if_licence, code)
+    return re.sub(r"\n{3,}", "\n\n", code).strip("\n")
 
 
 def shorten_code(code: str, max_chars: int) -> tuple[str, int]:
