@@ -182,3 +182,54 @@ def test_cli_prints_the_findings_then_one_error_line(tmp_path: Path) -> None:
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("error: the secret gate stopped the push")
     assert "AWS Access Key" in done.stderr and AWS_KEY not in done.stderr + done.stdout
+
+
+SAMPLE_LINES = [
+    "    AscendC::Add(zLocal, xLocal, yLocal, this->tileLength);",
+    'aws_key = "AKIAZ7QW3ERTY5UIOP4A"',
+    'const char* k = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo=";',
+    'db = "postgres://admin:s3cr3tP4ss@db.internal:5432/x"',
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    "tileNum = 8",
+]
+UNQUOTED_LINES = [
+    "xGm.SetGlobalBuffer((__gm__ half *)x);",
+    "password = hunter2hunter2",
+    "api_key: Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo",
+    "token: 0123456789abcdef0123456789abcdef",
+]
+
+
+def test_the_prefilter_finds_what_a_full_detect_secrets_scan_finds(tmp_path: Path) -> None:
+    from detect_secrets.core.scan import scan_file
+    from detect_secrets.settings import default_settings
+
+    from curate.publish.secret_scan import _scan_chunk
+
+    path = tmp_path / "published.txt"
+    path.write_text("\n".join(SAMPLE_LINES) + "\n")
+    with default_settings():
+        full = sorted((s.type, SAMPLE_LINES[s.line_number - 1]) for s in scan_file(str(path)))
+    assert len(full) >= 5
+    assert (
+        sorted((kind, line) for line, hits in _scan_chunk(SAMPLE_LINES).items() for kind, _ in hits) == full
+    )
+
+
+def test_unquoted_config_style_secrets_are_found_in_any_company() -> None:
+    from curate.publish.secret_scan import _scan_chunk
+
+    flagged = _scan_chunk(UNQUOTED_LINES)
+    assert set(flagged) == set(UNQUOTED_LINES[1:])
+    assert ("Secret Keyword", "hunter2hunter2") in flagged["password = hunter2hunter2"]
+    assert any(kind == "Hex High Entropy String" for kind, _ in flagged[UNQUOTED_LINES[3]])
+
+
+def test_scanning_over_several_processes_finds_the_same(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    table = pa.table({"id": [str(i) for i in range(len(SAMPLE_LINES))], "text": SAMPLE_LINES})
+    one = scan({"t.parquet": table}, {}, lines_per_worker=10**6)
+    several = scan({"t.parquet": table}, {}, lines_per_worker=2)
+    assert several == one and len(one) >= 5

@@ -322,7 +322,12 @@ def render_licenses(rows: Sequence[DatasetRow]) -> str:
         out += [f"## {licenses.display_name(lic)} (`{lic}`): {n} rows", ""]
         if licenses.url(lic):
             out += [f"Licence: {licenses.url(lic)}", ""]
-        out += [licenses.obligations(lic), "", "The full text ships with these sources:", ""]
+        out += [
+            licenses.obligations(lic),
+            "",
+            "Sources of these rows (a licence text, where there is one, ships with them):",
+            "",
+        ]
         out += [
             f"- {src}: {url or 'local source'}" + (f" at `{commit}`" if commit else "")
             for src, url, commit in origins

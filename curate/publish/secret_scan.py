@@ -14,9 +14,12 @@ lines a small share of the total. Findings never echo a secret in full.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import re
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,7 @@ _RESERVED_DOMAINS = re.compile(
     r"(^|\.)(example\.(com|org|net)|example|test|invalid|localhost)$", re.IGNORECASE
 )
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")
+SCAN_NAME = "published.txt"  # the file type decides which keyword patterns detect-secrets applies
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,19 +108,63 @@ def _texts(
                     yield path, index, name, row_id, text
 
 
-def _scan_with_detect_secrets(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
-    """line text -> [(kind, secret value)] for the lines detect-secrets flags."""
+_CONFIG_LINE = re.compile(r"^(\s*[\w.-]+\s*[:=]\s*)([^\s'\"]+)\s*$")
+
+
+def _variants(line: str) -> list[str]:
+    """The line, and for a config-style `key = value` line also the value quoted: the plugins
+    look for secrets in quoted strings, and detect-secrets' own config-file pass (which quotes
+    such values) only runs when a whole file parses as configuration."""
+    text = line.rstrip()
+    config = _CONFIG_LINE.match(text)
+    return [text, f'{config.group(1)}"{config.group(2)}"'] if config else [text]
+
+
+def _scan_chunk(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """line text -> [(kind, secret value)] for the lines detect-secrets flags.
+
+    A finding needs some plugin to match before any filter runs, so that cheap test picks the
+    candidate lines first and only those get the full scan with its filters (about 3x slower
+    per line). Verification of secrets against their providers stays off (the default):
+    nothing found is ever sent anywhere."""
     from detect_secrets.core.scan import scan_file
-    from detect_secrets.settings import default_settings
+    from detect_secrets.settings import default_settings, get_plugins
 
     flagged: dict[str, list[tuple[str, str]]] = {}
-    with tempfile.TemporaryDirectory(prefix="curate-scan-") as tmp:
-        path = Path(tmp) / "published.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogateescape")
-        with default_settings():
-            for secret in scan_file(str(path)):
-                line = lines[secret.line_number - 1]
-                flagged.setdefault(line, []).append((secret.type, _whole(line, secret.secret_value or "")))
+    with tempfile.TemporaryDirectory(prefix="curate-scan-") as tmp, default_settings():
+        plugins = list(get_plugins())
+        candidates = [
+            (line, text)
+            for line in lines
+            for text in _variants(line)
+            if any(
+                p.analyze_line(filename=SCAN_NAME, line=text, line_number=0, context=None) for p in plugins
+            )
+        ]
+        if not candidates:
+            return flagged
+        path = Path(tmp) / SCAN_NAME
+        path.write_text(
+            "\n".join(t for _, t in candidates) + "\n", encoding="utf-8", errors="surrogateescape"
+        )
+        for secret in scan_file(str(path)):
+            line, text = candidates[secret.line_number - 1]
+            hit = (secret.type, _whole(text, secret.secret_value or ""))
+            if hit not in flagged.setdefault(line, []):
+                flagged[line].append(hit)
+    return flagged
+
+
+def _scan_with_detect_secrets(lines: list[str], lines_per_worker: int) -> dict[str, list[tuple[str, str]]]:
+    """A large dataset is split over one process per core."""
+    workers = min(os.cpu_count() or 1, max(1, len(lines) // max(1, lines_per_worker)))
+    if workers == 1:
+        return _scan_chunk(lines)
+    flagged: dict[str, list[tuple[str, str]]] = {}
+    chunks = [lines[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for part in pool.map(_scan_chunk, chunks):
+            flagged.update(part)
     return flagged
 
 
@@ -142,6 +190,7 @@ def scan(
     forbidden: Iterable[str] = (),
     ignore: Iterable[str] = (),
     provenance: Iterable[str] = (),
+    lines_per_worker: int = 20_000,
 ) -> list[Finding]:
     """Every finding in what would be published: `tables` (path -> table) and `files` (path ->
     text). `forbidden` strings (the push token) are findings wherever they occur; findings whose
@@ -150,7 +199,7 @@ def scan(
     unique = sorted(
         {line for *_, text in _texts(tables, files) for line in text.splitlines() if line.strip()}
     )
-    flagged = _scan_with_detect_secrets(unique)
+    flagged = _scan_with_detect_secrets(unique, lines_per_worker)
     for line, hits in _scan_extra(unique, forbidden).items():
         flagged.setdefault(line, []).extend(hits)
     ignored = set(ignore)
