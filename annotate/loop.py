@@ -16,19 +16,15 @@ required to be thread-safe, and the event loop keeps serving replies meanwhile.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
+from annotate.cachekey import cache_key, request_payload
 from annotate.config import AnnotateConfig
 from annotate.journal import Journal, UnitResult
-from annotate.limits import RateLimiter
 from annotate.seam import Verifier, feedback_text, is_accepted
 from annotate.task import (
     ParsedAnswer,
@@ -76,28 +72,6 @@ class RunSummary:
 
 
 ProgressCallback = Callable[[RunSummary, int, int], None]  # (summary, units done, units total)
-
-
-def request_payload(
-    version: str,
-    model: str,
-    params: dict[str, object],
-    response_format: object,
-    messages: list[dict[str, str]],
-) -> str:
-    """The canonical text of a request: what is journaled, and what the cache key hashes."""
-    body = {
-        "prompt_version": version,
-        "model": model,
-        "params": params,
-        "response_format": response_format,
-        "messages": messages,
-    }
-    return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def cache_key(payload: str) -> str:
-    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -392,54 +366,3 @@ class AnnotationRun:
         setattr(self.summary, verdict, getattr(self.summary, verdict) + 1)
         self.done += 1
         self._tick()
-
-
-def new_run_id() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
-
-
-async def annotate_async(
-    units: Sequence[KernelUnit],
-    config: AnnotateConfig,
-    verifiers: Sequence[Verifier],
-    journal: Journal,
-    api_key: str,
-    progress: ProgressCallback | None = None,
-) -> RunSummary:
-    """Annotate `units` with a resolved `config`; the journal records everything as it happens."""
-    run_id = new_run_id()
-    journal.start_run(run_id, now_iso(), config.as_record())
-    limiter = RateLimiter(config.rpm, config.tpm)
-    client = TeacherClient(
-        base_url=config.base_url,
-        api_key=api_key,
-        model=config.model,
-        timeout_s=config.timeout_s,
-        retries=config.retries,
-        backoff_base_s=config.backoff_base_s,
-        backoff_max_s=config.backoff_max_s,
-        limiter=limiter,
-        concurrency=config.concurrency,
-    )
-    run = AnnotationRun(config, verifiers, journal, client, run_id, progress)
-    try:
-        return await run.run(units)
-    finally:
-        journal.finish_run(run_id, now_iso(), run.summary.as_dict())
-        await client.close()
-
-
-def annotate_units(
-    units: Sequence[KernelUnit],
-    config: AnnotateConfig,
-    verifiers: Sequence[Verifier],
-    journal_path: Path,
-    api_key: str,
-    progress: ProgressCallback | None = None,
-) -> RunSummary:
-    """The synchronous entry point: open the journal, run the loop, close the journal."""
-    journal = Journal(journal_path)
-    try:
-        return asyncio.run(annotate_async(units, config.resolved(), verifiers, journal, api_key, progress))
-    finally:
-        journal.close()

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from annotate.config import AnnotateConfig  # noqa: E402
-from annotate.loop import annotate_units  # noqa: E402
+from annotate.run import annotate_units  # noqa: E402
 from annotate.structural import StructuralVerifier  # noqa: E402
 from schemas import KernelUnit, OpDef, Param, TensorSpec, TilingField  # noqa: E402
 

@@ -12,7 +12,8 @@ import pytest
 from annotate.config import AnnotateConfig
 from annotate.export import export_tables
 from annotate.journal import Journal
-from annotate.loop import RunSummary, annotate_units
+from annotate.loop import RunSummary
+from annotate.run import annotate_units
 from annotate.seam import Verifier
 from annotate.structural import StructuralVerifier
 from annotate.task import SECTION_KEYS

@@ -15,7 +15,8 @@ import pytest
 
 from annotate.config import AnnotateConfig
 from annotate.limits import RateLimiter
-from annotate.loop import RunSummary, annotate_units
+from annotate.loop import RunSummary
+from annotate.run import annotate_units
 from annotate.structural import StructuralVerifier
 from annotate.teacher import TeacherFatal, parse_retry_after
 from tests.servers.openai_server import ChatRequest, OpenAIServer, Reply

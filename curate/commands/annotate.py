@@ -27,7 +27,8 @@ from annotate.config import AnnotateConfig, ConfigError
 from annotate.export import ExportCounts, export_tables
 from annotate.journal import JournalError
 from annotate.local_teacher import LocalTeacher, LocalTeacherError
-from annotate.loop import RunSummary, annotate_units
+from annotate.loop import RunSummary
+from annotate.run import annotate_units
 from annotate.teacher import TeacherFatal
 from annotate.verifiers import load_verifiers
 from curate.config import load_config
@@ -58,11 +59,12 @@ def select_units(ws: Workspace, limit: int) -> list[KernelUnit]:
 
 def read_api_key(config: AnnotateConfig) -> str:
     """The key from the environment; loopback servers (local teacher, vLLM, llama.cpp) need none."""
+    if config.teacher == "local":
+        return NO_KEY  # never hand a real key to a server we started ourselves
     key = os.environ.get(config.api_key_env, "")
     if key:
         return key
-    host = urllib.parse.urlparse(config.base_url).hostname or ""
-    if config.teacher == "local" or host in LOOPBACK_HOSTS:
+    if (urllib.parse.urlparse(config.base_url).hostname or "") in LOOPBACK_HOSTS:
         return NO_KEY
     raise UserError(
         f"the API key is not set: export {config.api_key_env}=<key> (or name another variable with --api-key-env)"
