@@ -194,3 +194,15 @@ def test_server_without_structured_output_falls_back_to_tagged_sections(
     sent_structured = ["response_format" in r.body for r in server.chat_requests()]
     assert sent_structured == [True, False, False, False]
     assert "<analysis>" in server.chat_requests()[-1].last_user_text
+
+
+def test_unreachable_server_fails_units_with_connection_errors(tmp_path: Path) -> None:
+    from annotate.local_teacher import free_port
+
+    config = AnnotateConfig(
+        base_url=f"http://127.0.0.1:{free_port()}/v1", model="m", **{**FAST, "retries": 1}
+    )
+    summary = annotate_units([make_unit()], config, [StructuralVerifier()], tmp_path / "annotate.sqlite", "k")
+    assert (summary.failed, summary.retries) == (1, 1)
+    [(diagnostics,)] = journal_rows(tmp_path, "SELECT diagnostics FROM results")
+    assert "connection error" in json.loads(diagnostics)[0]["message"]
