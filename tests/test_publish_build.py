@@ -193,3 +193,15 @@ def test_build_command_prints_a_summary_and_bad_input_is_one_line(tmp_path: Path
     bad = subprocess.run([*cli, "--validation-ratio", "2"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
     assert bad.stderr.strip().count("\n") == 0 and "Traceback" not in bad.stderr
+
+
+def test_checks_that_ran_are_read_from_the_verify_or_annotate_run() -> None:
+    from curate.publish.build import checks_from_meta
+
+    as_annotate_records = {"runs": [{"stage": "annotate", "verifiers": "api_surface, grounding"}]}
+    assert checks_from_meta(as_annotate_records) == ["api_surface", "grounding"]
+    later_verify = {
+        "runs": [*as_annotate_records["runs"], {"stage": "verify", "verifiers": [{"name": "cann"}]}]
+    }
+    assert checks_from_meta(later_verify) == ["cann"]
+    assert checks_from_meta({"runs": [{"stage": "ingest"}]}) == []

@@ -233,3 +233,11 @@ def test_scanning_over_several_processes_finds_the_same(tmp_path: Path) -> None:
     one = scan({"t.parquet": table}, {}, lines_per_worker=10**6)
     several = scan({"t.parquet": table}, {}, lines_per_worker=2)
     assert several == one and len(one) >= 5
+
+
+def test_the_name_of_a_key_variable_is_not_a_key() -> None:
+    import pyarrow as pa
+
+    table = pa.table({"id": ["a"], "text": ['"api_key_env": "OPENAI_API_KEY",\npassword = "Zq8#mK2!vL9pR4"']})
+    findings = scan({"t.parquet": table}, {})
+    assert [(f.line, f.kind) for f in findings] == [(2, "Secret Keyword")]

@@ -102,3 +102,19 @@ def test_push_needs_a_current_build_and_a_target(tmp_path: Path) -> None:
         run_push(ws, PushConfig(repo_id="no-slash", allow_license=ALLOW), rerun="curate push")
     with pytest.raises(UserError, match="unknown format"):
         run_push(ws, _config(tmp_path / "out", formats=["sharegpt"]), rerun="curate push")
+
+
+def test_rejected_only_data_is_published_as_its_own_config_and_the_card_says_so(tmp_path: Path) -> None:
+    from tests.test_publish_workspace import Spec
+
+    specs = [Spec("AddCustom", "add_custom", "ops/add.cpp", verdict="rejected", rejected_rounds=1)]
+    ws = make_workspace(tmp_path / "ws", specs)
+    run_build(ws, BuildConfig())
+    with pytest.raises(UserError, match="--include-rejected"):
+        run_push(ws, _config(tmp_path / "out"), rerun="curate push")
+    run_build(ws, BuildConfig(include_rejected=True))
+    outcome = run_push(ws, _config(tmp_path / "out"), rerun="curate push")
+    assert set(outcome.content.configs) == {"rejected"}
+    assert "No verified example yet" in outcome.content.texts["README.md"]
+    loaded = datasets.load_dataset(str(tmp_path / "out"), cache_dir=str(tmp_path / "cache"))
+    assert [r["verdict"] for split in loaded for r in loaded[split]] == ["rejected"]

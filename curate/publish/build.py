@@ -93,14 +93,17 @@ def write_build(ws: Workspace, result: BuildResult) -> None:
 
 def checks_from_meta(meta: dict[str, Any]) -> list[str]:
     """The verifier checks the last verify (or annotate) run says it ran: the `verifiers` or
-    `checks` entry of its run details, a list of names (or of objects with a `name`)."""
+    `checks` entry of its run details, a list of names (or of objects with a `name`), or one
+    comma-separated string."""
     for run in reversed(meta.get("runs", [])):
         if run.get("stage") not in ("verify", "annotate"):
             continue
         for key in ("verifiers", "checks"):
             value = run.get(key)
+            if isinstance(value, str):
+                value = value.split(",")
             if isinstance(value, list):
-                names = [v.get("name", "") if isinstance(v, dict) else str(v) for v in value]
+                names = [v.get("name", "") if isinstance(v, dict) else str(v).strip() for v in value]
                 return sorted({n for n in names if n})
     return []
 

@@ -95,9 +95,30 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return out
 
 
+def _run_parameters(run: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's parameters: its `parameters` or `config` entry when it has one (the rest is
+    counts), else every detail but the stage name and time."""
+    for key in ("parameters", "config"):
+        if isinstance(run.get(key), dict):
+            return dict(run[key])
+    return {k: v for k, v in run.items() if k not in ("stage", "at")}
+
+
 def _last_run(meta: Mapping[str, Any], stage: str) -> dict[str, Any]:
     runs = [r for r in meta.get("runs", []) if r.get("stage") == stage]
-    return {k: v for k, v in (runs[-1] if runs else {}).items() if k not in ("stage", "at")}
+    return _run_parameters(runs[-1]) if runs else {}
+
+
+def _ingest_runs(meta: Mapping[str, Any]) -> str:
+    """The last ingest run of each corpus source (benchmarks are reported with dedup)."""
+    latest: dict[str, Mapping[str, Any]] = {}
+    for run in meta.get("runs", []):
+        if run.get("stage") == "ingest" and not run.get("benchmark"):
+            latest[str(run.get("source", "?"))] = run
+    return (
+        "; ".join(f"{src}: {_params(_run_parameters(run))}" for src, run in sorted(latest.items()))
+        or "not recorded"
+    )
 
 
 def _params(details: Mapping[str, Any]) -> str:
@@ -116,8 +137,12 @@ def _intro(inputs: CardInputs) -> list[str]:
         "parsed with libclang; near-duplicates and everything matching a benchmark's test answers were removed; "
         "a teacher model wrote the reasoning and the toolchain checked it before it was kept.",
         "",
-        f"{sum(raw.values())} examples ({', '.join(f'{s}: {n}' for s, n in raw.items())}); "
-        f"built with curate {__version__}.",
+        (
+            f"{sum(raw.values())} verified examples ({', '.join(f'{s}: {n}' for s, n in raw.items())})"
+            if raw
+            else "No verified example yet: this version holds only the configs listed below"
+        )
+        + f"; built with curate {__version__}.",
         "",
     ]
 
@@ -128,12 +153,13 @@ def _configs_section(inputs: CardInputs) -> list[str]:
         for n, s in inputs.configs.items()
     ]
     where = inputs.repo_id or "path/to/this/folder"
+    example = "alpaca" if "alpaca" in inputs.configs else next(iter(inputs.configs))
     out = ["## Configs", "", *_table(["config", "format", *SPLITS], rows), ""]
     out += [
         "```python",
         "from datasets import load_dataset",
         "",
-        f'ds = load_dataset("{where}", name="alpaca")',
+        f'ds = load_dataset("{where}", name="{example}")',
         "```",
         "",
     ]
@@ -181,7 +207,7 @@ def _provenance_section(inputs: CardInputs) -> list[str]:
         "",
         f"curate {meta.get('tool_version', __version__)} (schema {meta.get('schema_version', '?')}); ",
     ]
-    out[-1] += f"ingest parameters: {_params(_last_run(meta, 'ingest'))}."
+    out[-1] += f"ingest parameters: {_ingest_runs(meta)}."
     out += ["", "### Deduplication and decontamination", ""]
     out += [f"Parameters: {_params(_last_run(meta, 'dedup'))}.", ""]
     out += [
@@ -215,6 +241,7 @@ def _generation_section(inputs: CardInputs) -> list[str]:
     ]
     params = summary.get("generation_params", [])
     out += [f"Generation parameters: {', '.join(f'`{p}`' for p in params) or 'not recorded'}."]
+    out += [f"Annotation run configuration: {_params(_last_run(inputs.meta, 'annotate'))}."]
     tokens = summary.get("tokens", {})
     out += [
         f"Tokens of the published rows: {tokens.get('prompt', 0)} prompt, {tokens.get('completion', 0)} completion.",

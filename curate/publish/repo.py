@@ -74,7 +74,8 @@ def assemble(
             paths.setdefault(config, {})[split] = f"data/{config}/{split}-*.parquet"
     if not content.configs:
         raise UserError(
-            "nothing to publish: no accepted annotation of a kept unit; run `curate annotate` and `curate build`"
+            "nothing to publish: no unit kept by dedup has an accepted annotation; annotate or verify more, "
+            "or run `curate build --include-rejected` to publish the rejected ones as their own config"
         )
 
     reports = _reports(summary, meta, reports_dir, formats, pretty_name)

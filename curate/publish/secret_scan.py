@@ -150,6 +150,8 @@ def _scan_chunk(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
         for secret in scan_file(str(path)):
             line, text = candidates[secret.line_number - 1]
             hit = (secret.type, _whole(text, secret.secret_value or ""))
+            if _names_a_variable(*hit):
+                continue
             if hit not in flagged.setdefault(line, []):
                 flagged[line].append(hit)
     return flagged
@@ -166,6 +168,15 @@ def _scan_with_detect_secrets(lines: list[str], lines_per_worker: int) -> dict[s
         for part in pool.map(_scan_chunk, chunks):
             flagged.update(part)
     return flagged
+
+
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+")
+
+
+def _names_a_variable(kind: str, value: str) -> bool:
+    """`api_key_env = "OPENAI_API_KEY"` names where a key lives, it is not one: a keyword match
+    whose value is an environment-variable name is not a finding."""
+    return kind == "Secret Keyword" and _ENV_NAME.fullmatch(value) is not None
 
 
 def _scan_extra(lines: Iterable[str], forbidden: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
