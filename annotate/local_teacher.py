@@ -132,13 +132,16 @@ class LocalTeacher:
         self._wait_ready()
         return self
 
-    def _log_tail(self, chars: int = 600) -> str:
+    def _log_tail(self, chars: int = 4000) -> str:
+        """The server's last log line (for a crash: the exception), for a one-line error."""
         if self._log is None:
             return ""
         self._log.seek(0, os.SEEK_END)
-        size = self._log.tell()
-        self._log.seek(max(0, size - chars))
-        return self._log.read().decode("utf-8", "replace").strip().replace("\n", " | ")
+        self._log.seek(max(0, self._log.tell() - chars))
+        lines = [
+            line.strip() for line in self._log.read().decode("utf-8", "replace").splitlines() if line.strip()
+        ]
+        return lines[-1][:300] if lines else "no output"
 
     def _wait_ready(self) -> None:
         assert self.process is not None

@@ -84,3 +84,21 @@ def test_local_teacher_annotates_three_example_units(tmp_path: Path) -> None:
     )
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["requested"] == 0  # everything from the journal
+
+
+def test_a_model_the_server_cannot_load_is_one_clear_line(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"not a gguf model" * 64)
+    (tmp_path / "ws").mkdir()
+    run = curate("annotate", "-w", str(tmp_path / "ws"), "--teacher", "local", "--local-model", str(bad))
+    assert run.returncode == 2
+    assert "no units to annotate" in run.stderr or "units.parquet does not exist" in run.stderr
+
+    ingest = curate("ingest", str(REPO / "examples" / "corpus"), "-w", str(tmp_path / "ws"))
+    assert ingest.returncode == 0, ingest.stderr
+    before = llama_servers()
+    run = curate("annotate", "-w", str(tmp_path / "ws"), "--teacher", "local", "--local-model", str(bad))
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: the llama.cpp server exited with code")
+    assert "Failed to load model" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert not (llama_servers() - before)
