@@ -8,9 +8,11 @@ and when any verifier reports an error, send the diagnostics back to the teacher
 the final verdict are committed to the journal as they happen, so a rerun after a crash redoes
 only what was in flight, and re-judges cached answers with the verifiers of the day.
 
-Units are processed by a pool of asyncio workers; the teacher client caps the requests in flight
-at `concurrency`. Verifiers run in one worker thread: they may be slow (libclang) and are not
-required to be thread-safe, and the event loop keeps serving replies meanwhile.
+Units are processed by one asyncio worker per request slot (`concurrency`). Verifiers run on the
+event loop while they are cheap, and move to one worker thread as soon as one call is slow
+(libclang): they are never called from two threads at once, and the loop keeps serving replies.
+Judged attempts are written with the unit's next journal transaction (its next reply or its
+verdict); after a kill they are recomputed from the journaled replies.
 """
 
 from __future__ import annotations
