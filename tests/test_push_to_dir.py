@@ -118,3 +118,21 @@ def test_rejected_only_data_is_published_as_its_own_config_and_the_card_says_so(
     assert "No verified example yet" in outcome.content.texts["README.md"]
     loaded = datasets.load_dataset(str(tmp_path / "out"), cache_dir=str(tmp_path / "cache"))
     assert [r["verdict"] for split in loaded for r in loaded[split]] == ["rejected"]
+
+
+def test_a_missing_workspace_is_reported_not_created(tmp_path: Path) -> None:
+    from curate.workspace import Workspace
+
+    with pytest.raises(UserError, match="does not exist"):
+        run_push(Workspace(tmp_path / "nope"), _config(tmp_path / "out"), rerun="curate push")
+    with pytest.raises(UserError, match="does not exist"):
+        run_build(Workspace(tmp_path / "nope"), BuildConfig())
+    assert not (tmp_path / "nope").exists()
+
+
+def test_without_raw_the_first_format_is_the_default_config(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws")
+    run_build(ws, BuildConfig())
+    run_push(ws, _config(tmp_path / "out", formats=["alpaca", "messages"]), rerun="curate push")
+    loaded = datasets.load_dataset(str(tmp_path / "out"), cache_dir=str(tmp_path / "cache"))
+    assert loaded["train"].column_names == ["id", "instruction", "input", "output"]

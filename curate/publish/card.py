@@ -67,12 +67,13 @@ def size_category(n: int) -> str:
 
 def card_data(inputs: CardInputs) -> DatasetCardData:
     configs = []
+    default = "raw" if "raw" in inputs.configs else next(iter(inputs.configs))
     for name, splits in inputs.configs.items():
         entry: dict[str, Any] = {
             "config_name": name,
             "data_files": [{"split": s, "path": inputs.data_paths[name][s]} for s in SPLITS if s in splits],
         }
-        if name == "raw":
+        if name == default:  # what `load_dataset(repo)` reads when no config is named
             entry["default"] = True
         configs.append(entry)
     published = sum(inputs.configs.get("raw", {}).values())

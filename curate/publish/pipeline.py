@@ -47,8 +47,16 @@ class PushOutcome:
     findings_ignored: list[str] = field(default_factory=list)
 
 
+def _existing(ws: Workspace) -> Workspace:
+    if not ws.root.is_dir():
+        raise UserError(
+            f"workspace {ws.root} does not exist: run `curate ingest` into it first, or fix --workspace"
+        )
+    return ws
+
+
 def run_build(ws: Workspace, config: BuildConfig) -> BuildResult:
-    with ws.locked():
+    with _existing(ws).locked():
         result = build_dataset(ws, config)
         write_build(ws, result)
         ws.record_run(
@@ -93,7 +101,7 @@ def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = Fals
     if config.repo_id and config.repo_id.count("/") != 1:
         raise UserError(f"--repo-id must be ORG/NAME, got {config.repo_id!r}")
     _check_formats(config.formats)
-    with ws.locked():
+    with _existing(ws).locked():
         rows, pairs, summary = _load_build(ws)
         try:
             counts = check_licenses((r.license for r in rows), config.allow_license)
