@@ -25,7 +25,10 @@ for module in COMMAND_MODULES:
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click returns (not raises) the exit code of an abort (130).
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)

@@ -51,6 +51,10 @@ class Workspace:
         return self.root / "annotations.parquet"
 
     @property
+    def attempts(self) -> Path:
+        return self.root / "attempts.parquet"
+
+    @property
     def reports(self) -> Path:
         return self.root / "reports"
 

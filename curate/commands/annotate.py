@@ -44,10 +44,6 @@ def register(app: typer.Typer) -> None:
     app.command("annotate")(annotate)
 
 
-def attempts_path(ws: Workspace) -> Path:
-    return ws.root / "attempts.parquet"
-
-
 def select_units(ws: Workspace, limit: int) -> list[KernelUnit]:
     """The units to annotate: all of them, or only those dedup kept; the first `limit` when given."""
     units = read_records(ws.require(ws.units, "ingest"), KernelUnit)
@@ -132,7 +128,7 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
 
 def _export(ws: Workspace) -> ExportCounts:
     try:
-        return export_tables(ws.journal, ws.annotations, attempts_path(ws))
+        return export_tables(ws.journal, ws.annotations, ws.attempts)
     except JournalError as exc:
         raise UserError(str(exc)) from None
 
