@@ -186,11 +186,16 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
     diagnostics = _capped(parsed, ctx.max_diagnostics)
     out_path = posixpath.join(ctx.source.path_prefix, rel) if ctx.source.path_prefix else rel
     units = []
+    seen: dict[str, int] = {}
     for entry in entries:
         category, level = classify(op_name, entry.name, apis)
+        # A file may define the same name twice (a template entry and an extern "C" one):
+        # the second and later ones get their ordinal in the id, the first keeps the plain id.
+        seen[entry.name] = seen.get(entry.name, 0) + 1
+        ordinal = [f"#{seen[entry.name]}"] if seen[entry.name] > 1 else []
         units.append(
             KernelUnit(
-                unit_id=stable_id(ctx.source.name, out_path, entry.name),
+                unit_id=stable_id(ctx.source.name, out_path, entry.name, *ordinal),
                 source=ctx.source.name,
                 origin_url=ctx.source.origin_url,
                 commit=ctx.source.commit,

@@ -388,3 +388,18 @@ def test_unit_ids_are_stable_and_units_sorted(tree):
     first, second = ingest(root), ingest(root)
     assert [u.unit_id for u in first.units] == [u.unit_id for u in second.units]
     assert [u.code for u in first.units] == [u.code for u in second.units]
+
+
+def test_same_kernel_name_twice_in_one_file_gives_distinct_unit_ids(tree):
+    root = tree(
+        {
+            "ops/roll/op_kernel/roll.cpp": """
+                template <uint32_t schMode>
+                __global__ __aicore__ void roll(GM_ADDR x, GM_ADDR y) { AscendC::Copy(y, x, 8); }
+                extern "C" __global__ __aicore__ void roll(GM_ADDR x, GM_ADDR y) { AscendC::Copy(y, x, 8); }
+            """
+        }
+    )
+    units = ingest(root).units
+    assert [u.kernel_name for u in units] == ["roll", "roll"]
+    assert len({u.unit_id for u in units}) == 2
