@@ -15,7 +15,6 @@ import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from curate.errors import UserError
@@ -34,7 +33,6 @@ from schemas import (
     write_records,
 )
 
-ATTEMPTS_TABLE = "attempts.parquet"
 DATASET_TABLE = "dataset.parquet"
 PREFERENCE_TABLE = "preference.parquet"
 BUILD_REPORT = "build.json"
@@ -47,10 +45,6 @@ class BuildResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def attempts_path(ws: Workspace) -> Path:
-    return ws.root / ATTEMPTS_TABLE
-
-
 def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     """Read the workspace tables and return what would be published (pure: writes nothing)."""
     if not 0.0 <= config.validation_ratio < 1.0:
@@ -58,7 +52,7 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     units = {u.unit_id: u for u in read_records(ws.require(ws.units, "ingest"), KernelUnit)}
     decisions = {d.unit_id: d for d in read_records(ws.require(ws.decisions, "dedup"), Decision)}
     annotations = _latest_annotations(read_records(ws.require(ws.annotations, "annotate"), Annotation))
-    attempts_file = attempts_path(ws)
+    attempts_file = ws.attempts
     attempts = read_records(attempts_file, Attempt) if attempts_file.exists() else []
     by_unit: dict[str, list[Attempt]] = {}
     for attempt in attempts:

@@ -17,7 +17,6 @@ from curate.publish.build import (
     DATASET_TABLE,
     PREFERENCE_TABLE,
     BuildResult,
-    attempts_path,
     build_dataset,
     write_build,
 )
@@ -74,7 +73,7 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
     if not dataset.exists():
         raise UserError(f"{dataset} does not exist: run `curate build --workspace {ws.root}` first")
     built = dataset.stat().st_mtime
-    for table in (ws.units, ws.decisions, ws.annotations, attempts_path(ws)):
+    for table in (ws.units, ws.decisions, ws.annotations, ws.attempts):
         if table.exists() and table.stat().st_mtime > built:
             raise UserError(
                 f"{table.name} changed after the last `curate build`: re-run `curate build --workspace {ws.root}`"
