@@ -205,9 +205,9 @@ def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int)
     ready-made (building them is not timed); ours builds, hashes and signs inside the timing."""
     from datasketch import MinHash
 
-    from dedup.minhash import signatures
+    from dedup.minhash import minhash_tokens
     from dedup.normalize import code_tokens
-    from dedup.shingles import sets_from_tokens, shingle_strings
+    from dedup.shingles import shingle_strings
 
     tokens = [code_tokens(c) for c in codes]  # shared input, not timed
     subset = tokens[:compare]
@@ -216,7 +216,7 @@ def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int)
     def ours(docs: list[list[str]]) -> Callable[[], float]:
         def run() -> float:
             start = time.perf_counter()
-            signatures(sets_from_tokens(docs, 5), num_perm)
+            minhash_tokens(docs, 5, num_perm)
             return time.perf_counter() - start
 
         return run

@@ -133,7 +133,8 @@ def _near_duplicate_groups(
     signed = np.array(sorted(first_of_text.values()), dtype=np.int64)
     if len(signed) < 2:
         return uf, 0
-    sig = signatures(corpus.subset(signed), cfg.num_perm, cfg.seed, cfg.scheme)
+    # Signing every document is cheaper than copying out the subset; only `signed` rows are used.
+    sig = signatures(corpus, cfg.num_perm, cfg.seed, cfg.scheme)[signed]
     bands, rows = band_params(cfg.threshold, cfg.num_perm)
     comparisons = confirm_buckets(uf, buckets(sig, bands, rows), corpus, signed, cfg.threshold)
     return uf, comparisons

@@ -16,11 +16,13 @@ Schemes (datasketch >= 2.0):
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from dedup.shingles import ShingleSets
+from dedup import accel
+from dedup.shingles import ShingleSets, sets_from_tokens
 
 MERSENNE_PRIME = np.uint64((1 << 61) - 1)
 MAX_HASH_32 = np.uint64((1 << 32) - 1)
@@ -74,12 +76,28 @@ def _batches(sizes: np.ndarray, rows: int) -> list[tuple[int, int]]:
     return bounds
 
 
+def minhash_tokens(
+    token_lists: Iterable[list[str]],
+    ngram: int = 5,
+    num_perm: int = 128,
+    seed: int = 1,
+    scheme: str = "affine32",
+) -> np.ndarray:
+    """MinHash signatures of tokenised documents, as datasketch would give for their shingles.
+
+    Signatures only: repeated shingles are not removed first (the minimum is the same), which
+    saves the per-document sort that exact set operations need.
+    """
+    return signatures(sets_from_tokens(token_lists, ngram, distinct=False), num_perm, seed, scheme)
+
+
 def signatures(
     sets: ShingleSets,
     num_perm: int = 128,
     seed: int = 1,
     scheme: str = "affine32",
     workers: int | None = None,
+    numpy_only: bool = False,
 ) -> np.ndarray:
     """One row of `num_perm` MinHash values per document (uint32 for affine32, uint64 for legacy).
 
@@ -90,6 +108,14 @@ def signatures(
     a, b = permutations(num_perm, seed, scheme)
     dtype = np.uint32 if scheme == "affine32" else np.uint64
     out = np.full((len(sets), num_perm), empty_value(scheme), dtype=dtype)
+    if accel.AVAILABLE and not numpy_only:
+        if scheme == "affine32":
+            accel.minhash_affine32(fmix32(sets.h32), sets.indptr, a, b, out)
+        else:
+            accel.minhash_legacy(
+                sets.h32.astype(np.uint64), sets.indptr, a, b, MERSENNE_PRIME, MAX_HASH_32, out
+            )
+        return out
     sizes = sets.sizes()
 
     def run(bounds: tuple[int, int]) -> None:

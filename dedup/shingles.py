@@ -22,6 +22,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from dedup import accel
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
@@ -82,6 +83,15 @@ class ShingleSets:
         )
 
 
+def hash_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(64-bit fingerprints, sha1_hash32) of byte ranges: compiled when numba is there, else numpy."""
+    if accel.AVAILABLE:
+        h32, fps = accel.sha1_hash_ranges(buf, starts, lengths)
+        return fps, h32
+    state = sha1_ranges(buf, starts, lengths)
+    return fingerprint64(state), hash32(state)
+
+
 def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every shingle of the batch: its document, first token and last token (global indices)."""
     per_doc = np.where(token_counts >= ngram, token_counts - ngram + 1, np.minimum(token_counts, 1))
@@ -95,9 +105,13 @@ def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarra
 
 
 def _hash_batch(
-    token_lists: Sequence[list[str]], ngram: int
+    token_lists: Sequence[list[str]], ngram: int, distinct: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """(fps, h32, distinct shingles per document, text hashes) of a batch of tokenised documents."""
+    """(fps, h32, shingles per document, text hashes) of a batch of tokenised documents.
+
+    With `distinct=False` a document keeps repeated shingles, unsorted: enough for MinHash
+    (a minimum does not change when a value repeats) and cheaper, but not for set operations.
+    """
     encoded = ["\n".join(tokens).encode("utf-8", "surrogatepass") for tokens in token_lists]
     text_hashes = [hashlib.sha1(b).hexdigest() if b else "" for b in encoded]
     counts = np.array([len(t) for t in token_lists], dtype=np.int64)
@@ -110,8 +124,18 @@ def _hash_batch(
     token_end = np.concatenate([boundaries, [len(buf)]])
     buf[boundaries] = _SPACE  # shingles are space-joined; no shingle spans two documents
     doc, first, last = _ranges(counts[counts > 0], ngram)
-    state = sha1_ranges(buf, token_start[first], token_end[last] - token_start[first])
-    fps, h32 = fingerprint64(state), hash32(state)
+    fps, h32 = hash_ranges(buf, token_start[first], token_end[last] - token_start[first])
+    if not distinct:
+        per_doc = np.zeros(len(counts), dtype=np.int64)
+        per_doc[counts > 0] = np.bincount(doc, minlength=int((counts > 0).sum()))
+        return fps, h32, per_doc, text_hashes
+    if accel.AVAILABLE:
+        segments = np.zeros(int((counts > 0).sum()) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(doc, minlength=len(segments) - 1), out=segments[1:])
+        fps, h32, kept = accel.sort_unique_segments(fps, h32, segments)
+        per_doc = np.zeros(len(counts), dtype=np.int64)
+        per_doc[counts > 0] = kept
+        return fps, h32, per_doc, text_hashes
     # Sort by fingerprint, then stably by document (a radix sort on small integers): cheaper
     # than a two-key lexsort, same result for deduplication.
     by_fp = np.argsort(fps)
@@ -119,9 +143,9 @@ def _hash_batch(
     fps, h32, doc = fps[order], h32[order], doc[order]
     keep = np.ones(len(fps), dtype=bool)
     keep[1:] = (fps[1:] != fps[:-1]) | (doc[1:] != doc[:-1])
-    distinct = np.zeros(len(counts), dtype=np.int64)
-    distinct[counts > 0] = np.bincount(doc[keep], minlength=int((counts > 0).sum()))
-    return fps[keep], h32[keep], distinct, text_hashes
+    per_doc = np.zeros(len(counts), dtype=np.int64)
+    per_doc[counts > 0] = np.bincount(doc[keep], minlength=int((counts > 0).sum()))
+    return fps[keep], h32[keep], per_doc, text_hashes
 
 
 def _batched(items: Iterable[_T]) -> list[list[_T]]:
@@ -160,11 +184,13 @@ def build_shingle_sets(
 
 
 def sets_from_tokens(
-    token_lists: Iterable[list[str]], ngram: int = 5, workers: int | None = None
+    token_lists: Iterable[list[str]], ngram: int = 5, workers: int | None = None, distinct: bool = True
 ) -> ShingleSets:
-    """Like build_shingle_sets, from documents already tokenised."""
+    """Like build_shingle_sets, from documents already tokenised (see _hash_batch for `distinct`)."""
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
-        return _assemble(list(pool.map(lambda batch: _hash_batch(batch, ngram), _batched(token_lists))))
+        return _assemble(
+            list(pool.map(lambda batch: _hash_batch(batch, ngram, distinct), _batched(token_lists)))
+        )
 
 
 def jaccard(a: np.ndarray, b: np.ndarray) -> float:

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 from datasketch import MinHash, MinHashLSH
 
+from dedup import accel
 from dedup.lsh import band_params, buckets
-from dedup.minhash import signatures
-from dedup.sha1 import hash32, sha1_ranges
-from dedup.shingles import build_shingle_sets, shingle_bytes
+from dedup.minhash import minhash_tokens, signatures
+from dedup.normalize import code_tokens
+from dedup.sha1 import sha1_ranges
+from dedup.shingles import build_shingle_sets, hash_ranges, shingle_bytes
 from tests.test_dedup_helpers import LICENCE, elementwise_kernel, unrelated_kernel
 
 DOCS = [
@@ -27,13 +29,25 @@ DOCS = [
 ]
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test with the numba kernels and again with the numpy fallback."""
+    if request.param == "numpy":
+        monkeypatch.setattr(accel, "AVAILABLE", False)
+    elif not accel.AVAILABLE:
+        pytest.skip("numba is not installed: only the numpy fallback can run")
+    return str(request.param)
+
+
 @pytest.mark.parametrize("scheme", ["affine32", "legacy"])
 @pytest.mark.parametrize(
     ("seed", "num_perm", "ngram"), [(1, 128, 5), (7, 64, 3), (42, 256, 5), (3, 1, 1), (1234, 200, 8)]
 )
-def test_signatures_equal_datasketch(scheme: str, seed: int, num_perm: int, ngram: int) -> None:
+def test_signatures_equal_datasketch(kernels: str, scheme: str, seed: int, num_perm: int, ngram: int) -> None:
     sets = build_shingle_sets(DOCS, ngram)
     ours = signatures(sets, num_perm, seed, scheme)
+    tokens = [code_tokens(code) for code in DOCS]
+    assert np.array_equal(minhash_tokens(tokens, ngram, num_perm, seed, scheme), ours)
     for i, code in enumerate(DOCS):
         reference = MinHash(num_perm=num_perm, seed=seed, scheme=scheme)
         reference.update_batch(sorted(shingle_bytes(code, ngram)))
@@ -53,18 +67,21 @@ def test_signatures_interoperate_with_datasketch_lsh() -> None:
     assert "0" in found and "2" not in found  # itself (and its near copy "1"), not the unrelated one
 
 
-def test_vectorised_sha1_equals_hashlib_on_every_block_boundary() -> None:
+def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
     rng = random.Random(5)
     lengths = [0, 1, 3, 4, 5, 54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 200, 1000]
     messages = [bytes(rng.randrange(256) for _ in range(n)) for n in lengths for _ in range(3)]
     buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
     sizes = np.array([len(m) for m in messages])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    state = sha1_ranges(buf, starts, sizes)
-    for row, message in zip(state, messages, strict=True):
-        assert row.astype(">u4").tobytes() == hashlib.sha1(message).digest()
     expected = [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
-    assert hash32(state).tolist() == expected
+    fingerprints = [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
+    fps, h32 = hash_ranges(buf, starts, sizes)
+    assert h32.tolist() == expected and fps.tolist() == fingerprints
+    if kernels == "numpy":
+        state = sha1_ranges(buf, starts, sizes)
+        for row, message in zip(state, messages, strict=True):
+            assert row.astype(">u4").tobytes() == hashlib.sha1(message).digest()
 
 
 @pytest.mark.parametrize(("threshold", "num_perm"), [(0.7, 128), (0.5, 64), (0.9, 256)])

@@ -1,0 +1,222 @@
+"""Compiled kernels (numba) for the two hot loops: SHA-1 of every shingle and the MinHash minimum.
+
+datasketch calls `hashlib.sha1` once per shingle from Python and then runs numpy on each
+document: the Python call overhead is most of its time. Here each kernel is one compiled loop
+over a whole batch, run on every core. The arithmetic is the same (FIPS 180-4 SHA-1; the same
+permutations in the same integer widths), so the results are bit-for-bit datasketch's; the
+numpy implementations in dedup.sha1 and dedup.minhash compute the same values and are used
+when numba is not installed (tests compare all three).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import numba
+except ImportError:  # pragma: no cover - exercised on installs without numba
+    numba = None  # type: ignore[assignment]
+
+AVAILABLE = numba is not None
+
+# Every constant is uint64: numba turns a uint64 mixed with a signed int into a float.
+_M32 = np.uint64(0xFFFFFFFF)
+_S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
+    np.uint64(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31, 32)
+)
+_K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
+_R1, _R2, _R5, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 27, 30, 31))
+_INIT = np.array([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0], dtype=np.uint32)
+_LANES = 16
+_BYTE, _MARK = np.uint64(0xFF), np.uint64(0x80)
+
+if numba is not None:
+
+    @numba.njit(cache=True, inline="always")
+    def _word(buf, start, length, base):
+        """Big-endian word at offset `base` of the padded message (bytes, 0x80 marker, zeros)."""
+        if base + 4 <= length:
+            p = start + base
+            return (
+                (np.uint64(buf[p]) << _S24)
+                | (np.uint64(buf[p + 1]) << _S16)
+                | (np.uint64(buf[p + 2]) << _S8)
+                | np.uint64(buf[p + 3])
+            )
+        if base > length:
+            return np.uint64(0)
+        if base == length:
+            return _MARK << _S24
+        word = np.uint64(0)
+        for byte in range(4):
+            pos = base + byte
+            value = np.uint64(0)
+            if pos < length:
+                value = np.uint64(buf[start + pos])
+            elif pos == length:
+                value = _MARK
+            word = (word << _S8) | value
+        return word
+
+    @numba.njit(cache=True, parallel=True)
+    def _sha1_lanes(buf, starts, lengths, blocks, h32, fps):
+        """SHA-1 of messages that all have `blocks` blocks, _LANES at a time: the lane loops are
+        what the compiler turns into SIMD instructions."""
+        n = len(starts)
+        for g in numba.prange((n + _LANES - 1) // _LANES):
+            first = g * _LANES
+            w = np.empty((80, _LANES), dtype=np.uint32)
+            h = np.empty((5, _LANES), dtype=np.uint32)
+            a = np.empty(_LANES, dtype=np.uint32)
+            b = np.empty(_LANES, dtype=np.uint32)
+            c = np.empty(_LANES, dtype=np.uint32)
+            d = np.empty(_LANES, dtype=np.uint32)
+            e = np.empty(_LANES, dtype=np.uint32)
+            for j in range(5):
+                for lane in range(_LANES):
+                    h[j, lane] = _INIT[j]
+            for blk in range(blocks):
+                for lane in range(_LANES):
+                    i = min(first + lane, n - 1)  # spare lanes repeat the last message
+                    for j in range(16):
+                        w[j, lane] = np.uint32(_word(buf, starts[i], lengths[i], blk * 64 + j * 4))
+                    if blk == blocks - 1:
+                        w[15, lane] = np.uint32(lengths[i] * 8)
+                for t in range(16, 80):
+                    for lane in range(_LANES):
+                        x = w[t - 3, lane] ^ w[t - 8, lane] ^ w[t - 14, lane] ^ w[t - 16, lane]
+                        w[t, lane] = (x << _R1) | (x >> _R31)
+                for lane in range(_LANES):
+                    a[lane], b[lane], c[lane], d[lane], e[lane] = (
+                        h[0, lane],
+                        h[1, lane],
+                        h[2, lane],
+                        h[3, lane],
+                        h[4, lane],
+                    )
+                for t in range(80):
+                    for lane in range(_LANES):
+                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        if t < 20:
+                            f = dd ^ (bb & (cc ^ dd))
+                            k = _K1
+                        elif t < 40:
+                            f = bb ^ cc ^ dd
+                            k = _K2
+                        elif t < 60:
+                            f = (bb & cc) | (dd & (bb | cc))
+                            k = _K3
+                        else:
+                            f = bb ^ cc ^ dd
+                            k = _K4
+                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + k + w[t, lane]
+                        e[lane] = dd
+                        d[lane] = cc
+                        c[lane] = (bb << _R30) | (bb >> _R2)
+                        b[lane] = aa
+                        a[lane] = temp  # the store into uint32 is the mod 2^32
+                for lane in range(_LANES):
+                    h[0, lane] += a[lane]
+                    h[1, lane] += b[lane]
+                    h[2, lane] += c[lane]
+                    h[3, lane] += d[lane]
+                    h[4, lane] += e[lane]
+            for lane in range(min(_LANES, n - first)):
+                h0 = np.uint64(h[0, lane])
+                # sha1_hash32 reads the first four digest bytes (H0, big-endian) as little-endian.
+                swapped = (
+                    ((h0 & _BYTE) << _S24)
+                    | (((h0 >> _S8) & _BYTE) << _S16)
+                    | (((h0 >> _S16) & _BYTE) << _S8)
+                    | (h0 >> _S24)
+                )
+                h32[first + lane] = np.uint32(swapped)
+                fps[first + lane] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
+
+    @numba.njit(cache=True, parallel=True)
+    def _minhash_affine32(mixed, indptr, a, b, out):
+        for d in numba.prange(len(indptr) - 1):
+            row = out[d]
+            for i in range(indptr[d], indptr[d + 1]):
+                h = np.uint64(mixed[i])
+                for k in range(len(a)):
+                    v = np.uint32((np.uint64(a[k]) * h + np.uint64(b[k])) & _M32)
+                    if v < row[k]:
+                        row[k] = v
+
+    @numba.njit(cache=True, parallel=True)
+    def _minhash_legacy(hashes, indptr, a, b, prime, max_hash, out):
+        for d in numba.prange(len(indptr) - 1):
+            row = out[d]
+            for i in range(indptr[d], indptr[d + 1]):
+                h = np.uint64(hashes[i])
+                for k in range(len(a)):
+                    v = ((a[k] * h + b[k]) % prime) & max_hash  # uint64 wraps, as in datasketch
+                    if v < row[k]:
+                        row[k] = v
+
+
+def sha1_hash_ranges(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`."""
+    h32 = np.empty(len(starts), dtype=np.uint32)
+    fps = np.empty(len(starts), dtype=np.uint64)
+    starts = starts.astype(np.int64)
+    lengths = lengths.astype(np.int64)
+    nblocks = (lengths + 8) // 64 + 1
+    if len(nblocks) and (nblocks == nblocks[0]).all():  # the usual case: every shingle fits one block
+        _sha1_lanes(buf, starts, lengths, int(nblocks[0]), h32, fps)
+        return h32, fps
+    for blocks in np.unique(nblocks).tolist():
+        members = np.flatnonzero(nblocks == blocks)
+        part32 = np.empty(len(members), dtype=np.uint32)
+        part64 = np.empty(len(members), dtype=np.uint64)
+        _sha1_lanes(buf, starts[members], lengths[members], blocks, part32, part64)
+        h32[members], fps[members] = part32, part64
+    return h32, fps
+
+
+def minhash_affine32(
+    mixed: np.ndarray, indptr: np.ndarray, a: np.ndarray, b: np.ndarray, out: np.ndarray
+) -> None:
+    _minhash_affine32(mixed, indptr, a, b, out)
+
+
+def minhash_legacy(
+    hashes: np.ndarray,
+    indptr: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    prime: np.uint64,
+    max_hash: np.uint64,
+    out: np.ndarray,
+) -> None:
+    _minhash_legacy(hashes, indptr, a, b, prime, max_hash, out)
+
+
+if numba is not None:
+
+    @numba.njit(cache=True, parallel=True)
+    def _sort_segments(fps, h32, indptr, out_fps, out_h32, keep):
+        for d in numba.prange(len(indptr) - 1):
+            lo, hi = indptr[d], indptr[d + 1]
+            order = np.argsort(fps[lo:hi])
+            for j in range(hi - lo):
+                out_fps[lo + j] = fps[lo + order[j]]
+                out_h32[lo + j] = h32[lo + order[j]]
+                keep[lo + j] = j == 0 or out_fps[lo + j] != out_fps[lo + j - 1]
+
+
+def sort_unique_segments(
+    fps: np.ndarray, h32: np.ndarray, indptr: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Within each document segment: sort by fingerprint and drop repeats; returns the kept
+    fingerprints, their hashes and the kept count per document."""
+    out_fps = np.empty_like(fps)
+    out_h32 = np.empty_like(h32)
+    keep = np.empty(len(fps), dtype=np.bool_)
+    _sort_segments(fps, h32, indptr, out_fps, out_h32, keep)
+    counts = np.add.reduceat(keep, indptr[:-1]) if len(fps) else np.zeros(len(indptr) - 1, dtype=np.int64)
+    counts[np.diff(indptr) == 0] = 0  # reduceat gives the next element for an empty segment
+    return out_fps[keep], out_h32[keep], counts.astype(np.int64)
