@@ -27,7 +27,7 @@ _S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
 _K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
 _R1, _R2, _R5, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 27, 30, 31))
 _INIT = np.array([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0], dtype=np.uint32)
-_LANES = 16
+_LANES = 64
 _BYTE, _MARK = np.uint64(0xFF), np.uint64(0x80)
 
 if numba is not None:
@@ -58,20 +58,21 @@ if numba is not None:
             word = (word << _S8) | value
         return word
 
-    @numba.njit(cache=True, parallel=True)
+    @numba.njit(cache=True, nogil=True)
     def _sha1_lanes(buf, starts, lengths, blocks, h32, fps):
         """SHA-1 of messages that all have `blocks` blocks, _LANES at a time: the lane loops are
-        what the compiler turns into SIMD instructions."""
+        what the compiler turns into SIMD instructions. Runs without the GIL: the callers'
+        thread pool hashes several batches at once."""
         n = len(starts)
-        for g in numba.prange((n + _LANES - 1) // _LANES):
+        w = np.empty((80, _LANES), dtype=np.uint32)
+        h = np.empty((5, _LANES), dtype=np.uint32)
+        a = np.empty(_LANES, dtype=np.uint32)
+        b = np.empty(_LANES, dtype=np.uint32)
+        c = np.empty(_LANES, dtype=np.uint32)
+        d = np.empty(_LANES, dtype=np.uint32)
+        e = np.empty(_LANES, dtype=np.uint32)
+        for g in range((n + _LANES - 1) // _LANES):
             first = g * _LANES
-            w = np.empty((80, _LANES), dtype=np.uint32)
-            h = np.empty((5, _LANES), dtype=np.uint32)
-            a = np.empty(_LANES, dtype=np.uint32)
-            b = np.empty(_LANES, dtype=np.uint32)
-            c = np.empty(_LANES, dtype=np.uint32)
-            d = np.empty(_LANES, dtype=np.uint32)
-            e = np.empty(_LANES, dtype=np.uint32)
             for j in range(5):
                 for lane in range(_LANES):
                     h[j, lane] = _INIT[j]
@@ -197,9 +198,9 @@ def minhash_legacy(
 
 if numba is not None:
 
-    @numba.njit(cache=True, parallel=True)
+    @numba.njit(cache=True, nogil=True)
     def _sort_segments(fps, h32, indptr, out_fps, out_h32, keep):
-        for d in numba.prange(len(indptr) - 1):
+        for d in range(len(indptr) - 1):
             lo, hi = indptr[d], indptr[d + 1]
             order = np.argsort(fps[lo:hi])
             for j in range(hi - lo):
