@@ -59,11 +59,13 @@ if numba is not None:
         return word
 
     @numba.njit(cache=True, nogil=True)
-    def _sha1_lanes(buf, starts, lengths, blocks, h32, fps):
-        """SHA-1 of messages that all have `blocks` blocks, _LANES at a time: the lane loops are
-        what the compiler turns into SIMD instructions. Runs without the GIL: the callers'
+    def _sha1_lanes(buf, starts, lengths, h32, fps):
+        """SHA-1 of byte ranges, _LANES messages at a time: the lane loops are what the compiler
+        turns into SIMD instructions. A lane whose message has fewer blocks than the longest of
+        its group keeps its state after its last block. Runs without the GIL: the callers'
         thread pool hashes several batches at once."""
         n = len(starts)
+        own = np.empty(_LANES, dtype=np.int64)
         w = np.empty((80, _LANES), dtype=np.uint32)
         h = np.empty((5, _LANES), dtype=np.uint32)
         a = np.empty(_LANES, dtype=np.uint32)
@@ -76,12 +78,17 @@ if numba is not None:
             for j in range(5):
                 for lane in range(_LANES):
                     h[j, lane] = _INIT[j]
+            blocks = 0
+            for lane in range(_LANES):
+                i = min(first + lane, n - 1)  # spare lanes repeat the last message
+                own[lane] = (lengths[i] + 8) // 64 + 1
+                blocks = max(blocks, own[lane])
             for blk in range(blocks):
                 for lane in range(_LANES):
-                    i = min(first + lane, n - 1)  # spare lanes repeat the last message
+                    i = min(first + lane, n - 1)
                     for j in range(16):
                         w[j, lane] = np.uint32(_word(buf, starts[i], lengths[i], blk * 64 + j * 4))
-                    if blk == blocks - 1:
+                    if blk == own[lane] - 1:
                         w[15, lane] = np.uint32(lengths[i] * 8)
                 for t in range(16, 80):
                     for lane in range(_LANES):
@@ -117,11 +124,12 @@ if numba is not None:
                         b[lane] = aa
                         a[lane] = temp  # the store into uint32 is the mod 2^32
                 for lane in range(_LANES):
-                    h[0, lane] += a[lane]
-                    h[1, lane] += b[lane]
-                    h[2, lane] += c[lane]
-                    h[3, lane] += d[lane]
-                    h[4, lane] += e[lane]
+                    if blk < own[lane]:
+                        h[0, lane] += a[lane]
+                        h[1, lane] += b[lane]
+                        h[2, lane] += c[lane]
+                        h[3, lane] += d[lane]
+                        h[4, lane] += e[lane]
             for lane in range(min(_LANES, n - first)):
                 h0 = np.uint64(h[0, lane])
                 # sha1_hash32 reads the first four digest bytes (H0, big-endian) as little-endian.
@@ -134,9 +142,11 @@ if numba is not None:
                 h32[first + lane] = np.uint32(swapped)
                 fps[first + lane] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
 
-    @numba.njit(cache=True, parallel=True)
+    # Serial and GIL-free: the caller splits documents over a thread pool. (numba's own
+    # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
+    @numba.njit(cache=True, nogil=True)
     def _minhash_affine32(mixed, indptr, a, b, out):
-        for d in numba.prange(len(indptr) - 1):
+        for d in range(len(indptr) - 1):
             row = out[d]
             for i in range(indptr[d], indptr[d + 1]):
                 h = np.uint64(mixed[i])
@@ -145,9 +155,9 @@ if numba is not None:
                     if v < row[k]:
                         row[k] = v
 
-    @numba.njit(cache=True, parallel=True)
+    @numba.njit(cache=True, nogil=True)
     def _minhash_legacy(hashes, indptr, a, b, prime, max_hash, out):
-        for d in numba.prange(len(indptr) - 1):
+        for d in range(len(indptr) - 1):
             row = out[d]
             for i in range(indptr[d], indptr[d + 1]):
                 h = np.uint64(hashes[i])
@@ -163,18 +173,8 @@ def sha1_hash_ranges(
     """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`."""
     h32 = np.empty(len(starts), dtype=np.uint32)
     fps = np.empty(len(starts), dtype=np.uint64)
-    starts = starts.astype(np.int64)
-    lengths = lengths.astype(np.int64)
-    nblocks = (lengths + 8) // 64 + 1
-    if len(nblocks) and (nblocks == nblocks[0]).all():  # the usual case: every shingle fits one block
-        _sha1_lanes(buf, starts, lengths, int(nblocks[0]), h32, fps)
-        return h32, fps
-    for blocks in np.unique(nblocks).tolist():
-        members = np.flatnonzero(nblocks == blocks)
-        part32 = np.empty(len(members), dtype=np.uint32)
-        part64 = np.empty(len(members), dtype=np.uint64)
-        _sha1_lanes(buf, starts[members], lengths[members], blocks, part32, part64)
-        h32[members], fps[members] = part32, part64
+    if len(starts):
+        _sha1_lanes(buf, np.asarray(starts, dtype=np.int64), np.asarray(lengths, dtype=np.int64), h32, fps)
     return h32, fps
 
 
@@ -207,6 +207,51 @@ if numba is not None:
                 out_fps[lo + j] = fps[lo + order[j]]
                 out_h32[lo + j] = h32[lo + order[j]]
                 keep[lo + j] = j == 0 or out_fps[lo + j] != out_fps[lo + j - 1]
+
+
+if numba is not None:
+
+    @numba.njit(cache=True, nogil=True)
+    def _shingle_ranges(buf, counts, ngram, starts, lengths, per_doc):
+        n_tokens = 0
+        for c in counts:
+            n_tokens += c
+        token_start = np.empty(n_tokens, dtype=np.int64)
+        token_end = np.empty(n_tokens, dtype=np.int64)
+        token = 0
+        token_start[0] = 0
+        for pos in range(len(buf)):
+            if buf[pos] == 10:  # a newline ends every token but the last
+                token_end[token] = pos
+                token += 1
+                token_start[token] = pos + 1
+                buf[pos] = 32  # shingles are space-joined
+        token_end[token] = len(buf)
+        first = 0
+        out = 0
+        for d in range(len(counts)):
+            count = counts[d]
+            span = min(count, ngram)
+            shingles = count - ngram + 1 if count >= ngram else min(count, 1)
+            for s in range(shingles):
+                starts[out] = token_start[first + s]
+                lengths[out] = token_end[first + s + span - 1] - starts[out]
+                out += 1
+            per_doc[d] = shingles
+            first += count
+
+
+def shingle_ranges(
+    buf: np.ndarray, counts: np.ndarray, ngram: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte ranges of every n-gram of tokens in `buf` (tokens and documents separated by newlines,
+    which become spaces in place); `counts` are the tokens of each (non-empty) document."""
+    per_doc = np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).astype(np.int64)
+    total = int(per_doc.sum())
+    starts = np.empty(total, dtype=np.int64)
+    lengths = np.empty(total, dtype=np.int64)
+    _shingle_ranges(buf, counts.astype(np.int64), ngram, starts, lengths, per_doc)
+    return starts, lengths, per_doc
 
 
 def sort_unique_segments(

@@ -108,13 +108,22 @@ def signatures(
     a, b = permutations(num_perm, seed, scheme)
     dtype = np.uint32 if scheme == "affine32" else np.uint64
     out = np.full((len(sets), num_perm), empty_value(scheme), dtype=dtype)
+    workers = workers or min(2, os.cpu_count() or 1)
     if accel.AVAILABLE and not numpy_only:
-        if scheme == "affine32":
-            accel.minhash_affine32(fmix32(sets.h32), sets.indptr, a, b, out)
-        else:
-            accel.minhash_legacy(
-                sets.h32.astype(np.uint64), sets.indptr, a, b, MERSENNE_PRIME, MAX_HASH_32, out
-            )
+        hashes = fmix32(sets.h32) if scheme == "affine32" else sets.h32.astype(np.uint64)
+
+        def compiled(bounds: tuple[int, int]) -> None:
+            lo, hi = bounds
+            indptr = sets.indptr[lo : hi + 1] - sets.indptr[lo]
+            part = hashes[sets.indptr[lo] : sets.indptr[hi]]
+            if scheme == "affine32":
+                accel.minhash_affine32(part, indptr, a, b, out[lo:hi])
+            else:
+                accel.minhash_legacy(part, indptr, a, b, MERSENNE_PRIME, MAX_HASH_32, out[lo:hi])
+
+        step = max(1, -(-len(sets) // (4 * workers)))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(compiled, [(lo, min(lo + step, len(sets))) for lo in range(0, len(sets), step)]))
         return out
     sizes = sets.sizes()
 
@@ -139,7 +148,6 @@ def signatures(
         out[lo + nonempty] = block
 
     # numpy releases the GIL in these loops, so threads use every core without copying data.
-    workers = workers or min(2, os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(run, _batches(sizes, _BATCH_ROWS)))
     return out

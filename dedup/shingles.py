@@ -113,28 +113,35 @@ def _hash_batch(
     (a minimum does not change when a value repeats) and cheaper, but not for set operations.
     """
     encoded = ["\n".join(tokens).encode("utf-8", "surrogatepass") for tokens in token_lists]
-    text_hashes = [hashlib.sha1(b).hexdigest() if b else "" for b in encoded]
+    # The exact-duplicate key; not needed when only signatures are wanted.
+    text_hashes = (
+        [hashlib.sha1(b).hexdigest() if b else "" for b in encoded] if distinct else [""] * len(encoded)
+    )
     counts = np.array([len(t) for t in token_lists], dtype=np.int64)
     nonempty = [b for b in encoded if b]
     if not nonempty:
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64), text_hashes
     buf = np.frombuffer(b"\n".join(nonempty), dtype=np.uint8).copy()
+    present = counts > 0
+    if accel.AVAILABLE:
+        starts, lengths, shingles = accel.shingle_ranges(buf, counts[present], ngram)
+        h32, fps = accel.sha1_hash_ranges(buf, starts, lengths)
+        per_doc = np.zeros(len(counts), dtype=np.int64)
+        if distinct:
+            segments = np.zeros(len(shingles) + 1, dtype=np.int64)
+            np.cumsum(shingles, out=segments[1:])
+            fps, h32, shingles = accel.sort_unique_segments(fps, h32, segments)
+        per_doc[present] = shingles
+        return fps, h32, per_doc, text_hashes
     boundaries = np.flatnonzero(buf == _NEWLINE)
     token_start = np.concatenate([[0], boundaries + 1])
     token_end = np.concatenate([boundaries, [len(buf)]])
     buf[boundaries] = _SPACE  # shingles are space-joined; no shingle spans two documents
-    doc, first, last = _ranges(counts[counts > 0], ngram)
+    doc, first, last = _ranges(counts[present], ngram)
     fps, h32 = hash_ranges(buf, token_start[first], token_end[last] - token_start[first])
     if not distinct:
         per_doc = np.zeros(len(counts), dtype=np.int64)
-        per_doc[counts > 0] = np.bincount(doc, minlength=int((counts > 0).sum()))
-        return fps, h32, per_doc, text_hashes
-    if accel.AVAILABLE:
-        segments = np.zeros(int((counts > 0).sum()) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(doc, minlength=len(segments) - 1), out=segments[1:])
-        fps, h32, kept = accel.sort_unique_segments(fps, h32, segments)
-        per_doc = np.zeros(len(counts), dtype=np.int64)
-        per_doc[counts > 0] = kept
+        per_doc[present] = np.bincount(doc, minlength=int(present.sum()))
         return fps, h32, per_doc, text_hashes
     # Sort by fingerprint, then stably by document (a radix sort on small integers): cheaper
     # than a two-key lexsort, same result for deduplication.
