@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 WS     ?= demo-workspace
+DATASET ?= demo-dataset
+# The demo annotates a few units with the small local model (about a minute per unit on 2 cores).
+DEMO_UNITS ?= 3
 
 .PHONY: demo test lint typecheck install install-dev clean bench
 
@@ -17,10 +20,19 @@ install: $(BIN)/python
 install-dev: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev,local]'
 
+# The whole main job on the bundled examples, with the local teacher: no key, no network.
 demo: install
-	rm -rf $(WS)
+	rm -rf $(WS) $(DATASET)
 	$(BIN)/curate ingest examples/corpus --workspace $(WS) --name examples
+	$(BIN)/curate ingest examples/benchmark --workspace $(WS) --benchmark --name example-bench
+	$(BIN)/curate dedup --workspace $(WS)
+	$(BIN)/curate annotate --workspace $(WS) --teacher local --limit $(DEMO_UNITS)
+	$(BIN)/curate verify --workspace $(WS)
+	$(BIN)/curate build --workspace $(WS) --include-rejected
+	$(BIN)/curate push --workspace $(WS) --to-dir $(DATASET) \
+		--allow-license CANN-2.0 --allow-license Apache-2.0
 	$(BIN)/curate stats --workspace $(WS)
+	@echo "dataset: $(DATASET)  (datasets.load_dataset(\"$(DATASET)\", name=\"raw\"))"
 
 lint: install-dev
 	$(BIN)/ruff check .
@@ -33,4 +45,4 @@ test: install-dev lint typecheck
 	$(BIN)/python -m pytest -q
 
 clean:
-	rm -rf $(VENV) $(WS) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(WS) $(DATASET) .pytest_cache .mypy_cache .ruff_cache
