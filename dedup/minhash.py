@@ -2,10 +2,11 @@
 
 datasketch hashes each shingle with sha1_hash32, then applies `num_perm` random permutations
 drawn from `np.random.RandomState(seed)` and keeps the minimum per permutation. We do the same
-arithmetic in the same integer types, but once per batch of documents instead of once per
-document: the SHA-1 hashes come vectorised from dedup.shingles, each permutation is one
-multiply-add over all shingles of the batch, and the per-document minimum is one
-`np.minimum.reduceat`.
+arithmetic in the same integer types, but over many documents per call instead of one: the
+SHA-1 hashes come in batches from dedup.shingles, and the permutations and minima run in one
+compiled loop per slice of documents (dedup.accel), on every core. Without numba the same
+values come from numpy: per permutation, one multiply-add over all shingles of a batch and
+one `np.minimum.reduceat` for the per-document minima.
 
 Schemes (datasketch >= 2.0):
 - "affine32" (datasketch's default): h = fmix32(sha1_hash32(x)); value = a*h + b mod 2^32.

@@ -3,7 +3,9 @@
 A shingle is n consecutive tokens joined by one space, encoded as UTF-8 (`shingle_bytes`):
 exactly the bytes a datasketch user would pass to `MinHash.update`. Each document's tokens
 are laid out in one byte buffer, the shingles are byte ranges of it, and all of them are
-hashed with SHA-1 at once (dedup.sha1). Each shingle keeps two numbers from its digest:
+hashed with SHA-1 at once (compiled in dedup.accel, or vectorised numpy in dedup.sha1 when
+numba is absent); batches of documents run on a thread pool. Each shingle keeps two numbers
+from its digest:
 - `h32`, datasketch's `sha1_hash32`, the input of the MinHash permutations;
 - `fp`, a 64-bit fingerprint (other digest bytes) that stands for the shingle in set
   operations: exact Jaccard and containment are computed on these sets. Two different
@@ -28,6 +30,7 @@ from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
 _BATCH_DOCS = 512
 _T = TypeVar("_T")
+_NO_FPS, _NO_H32 = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32)
 _NEWLINE, _SPACE = 10, 32  # tokens never contain a newline: it marks token boundaries
 
 
@@ -165,12 +168,23 @@ def _batched(items: Iterable[_T]) -> list[list[_T]]:
 
 
 def _assemble(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]]) -> ShingleSets:
+    """Concatenate batch results, releasing each batch once copied (peak: the result plus one batch)."""
     sizes = np.concatenate([p[2] for p in parts])
     indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=indptr[1:])
-    fps = np.concatenate([p[0] for p in parts])
-    h32 = np.concatenate([p[1] for p in parts])
-    return ShingleSets(indptr, fps, h32, [h for p in parts for h in p[3]])
+    fps = np.empty(int(indptr[-1]), dtype=np.uint64)
+    h32 = np.empty(int(indptr[-1]), dtype=np.uint32)
+    text_hashes: list[str] = []
+    at = 0
+    for k in range(len(parts)):
+        part_fps, part_h32, _, part_hashes = parts[k]
+        fps[at : at + len(part_fps)] = part_fps
+        h32[at : at + len(part_h32)] = part_h32
+        at += len(part_fps)
+        text_hashes.extend(part_hashes)
+        parts[k] = (_NO_FPS, _NO_H32, _NO_FPS, [])  # drop the batch's arrays now
+        del part_fps, part_h32
+    return ShingleSets(indptr, fps, h32, text_hashes)
 
 
 def _workers(workers: int | None) -> int:

@@ -57,7 +57,9 @@ def audit(
     report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
         "audit-report"
     ),
-    config: Annotated[Path | None, typer.Option("--config", help="curate.toml to read [dedup] from.")] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="curate.toml to read the dedup section from.")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the counts and leaks as JSON.")] = False,
 ) -> None:
     """Find test items whose code appears in the training side; exit 1 when any leak is found."""

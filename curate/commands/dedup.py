@@ -61,7 +61,9 @@ def dedup(
             "--drop-name-matches/--keep-name-matches", help="Also remove units named like a benchmark task."
         ),
     ] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="curate.toml to read [dedup] from.")] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="curate.toml to read the dedup section from.")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
 ) -> None:
     """Mark every unit keep / duplicate / leak in decisions.parquet and write reports/leakage.{json,md}."""
