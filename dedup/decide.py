@@ -45,7 +45,7 @@ class Leak:
 class LeakFindings:
     leaks: list[Leak] = field(default_factory=list)
     name_matches: list[tuple[int, int]] = field(default_factory=list)  # (unit, item)
-    bench_docs: int = 0  # benchmark answers with code
+    bench_docs: int = 0  # benchmark answers with code (some shingle left after removing comments)
 
 
 @dataclass(slots=True)
@@ -110,7 +110,7 @@ def find_leaks(
     for u, unit in enumerate(units):
         norm = normalize_op_name(unit.op_name or unit.kernel_name)
         matches.extend((u, int(i)) for i in index.get(norm, []))
-    return LeakFindings(leaks, matches, len(where))
+    return LeakFindings(leaks, matches, int((bench.sizes() > 0).sum()))
 
 
 def _strongest(leaks: list[Leak]) -> dict[int, Leak]:
@@ -186,7 +186,7 @@ def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: D
     final = [d for d in decisions if d is not None]
     empty = int((sizes == 0).sum())
     counts.update(_counts(units, items, findings, final, empty, comparisons))
-    return DedupResult(final, findings, counts, _notes(items, empty))
+    return DedupResult(final, findings, counts, _notes(items, empty, findings.bench_docs))
 
 
 def _cluster_decision(
@@ -245,11 +245,11 @@ def _counts(
     }
 
 
-def _notes(items: list[BenchmarkItem] | None, empty: int) -> list[str]:
+def _notes(items: list[BenchmarkItem] | None, empty: int, bench_docs: int) -> list[str]:
     notes = []
     if items is None:
         notes.append("no benchmark.parquet: near-duplicate removal only, no leakage check")
-    elif not any(code.strip() for it in items for code in it.answers):
+    elif bench_docs == 0:
         notes.append("benchmark has no kernel code (PyTorch-only?): only op-name matching applied")
     if empty:
         notes.append(f"{empty} unit(s) have no code after removing comments: kept, not compared")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from schemas import KernelUnit, write_records
-from tests.test_dedup_helpers import elementwise_kernel, run_cli, unit, unrelated_kernel
+from schemas import BenchmarkItem, KernelUnit, write_records
+from tests.test_dedup_helpers import elementwise_kernel, item, run_cli, unit, unrelated_kernel
 
 
 @pytest.fixture
@@ -106,6 +106,8 @@ def test_workspace_as_train_side(sides, tmp_path, monkeypatch, capsys) -> None:
         ("missing-train", "TRAIN: "),
         ("empty-dir", "no code files"),
         ("bad-threshold", "threshold must be in (0, 1]"),
+        ("no-test-code", "has kernel code (a PyTorch-only benchmark?)"),
+        ("no-train-code", "TRAIN: no document"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(sides, tmp_path, monkeypatch, capsys, case, message) -> None:
@@ -123,6 +125,15 @@ def test_bad_input_exits_2_with_one_line(sides, tmp_path, monkeypatch, capsys, c
         train = str(tmp_path / "nothing")
     elif case == "bad-threshold":
         extra.extend(["--threshold", "0"])
+    elif case == "no-test-code":
+        ws = tmp_path / "pt"
+        write_records(ws / "benchmark.parquet", BenchmarkItem, [item("r", [], task="19_ReLU")])
+        test = str(ws)
+    elif case == "no-train-code":
+        comments = tmp_path / "comments"
+        comments.mkdir()
+        (comments / "only.h").write_text("// nothing but a comment\n")
+        train = str(comments)
     status, _out, err = audit(monkeypatch, capsys, train, test, *extra, "--report-dir", sides["reports"])
     assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (sides["reports"] / "leakage.json").exists()

@@ -73,6 +73,16 @@ def audit(
     units = _load("TRAIN", train, train_code_column, train_id_column)
     items = _load("TEST", test, test_code_column, test_id_column)
     findings, counts = run_audit(units, items, cfg)  # type: ignore[arg-type]
+    # A side without code cannot be audited: "clean" would be a silent empty report.
+    if counts["empty_train_documents"] == counts["train_documents"]:
+        raise UserError(
+            f"TRAIN: no document of {train} has code once comments are removed; give a source with code"
+        )
+    if counts["test_answers"] == 0:
+        raise UserError(
+            f"TEST: no item of {test} has kernel code (a PyTorch-only benchmark?); "
+            "an audit compares code: use `curate dedup` for op-name matching"
+        )
     report = build_json(findings, units, items, cfg, counts)  # type: ignore[arg-type]
     report["train"], report["test"] = train, test
     if report_dir.exists() and not report_dir.is_dir():
