@@ -25,7 +25,7 @@ demo: install
 	rm -rf $(WS) $(DATASET)
 	$(BIN)/curate ingest examples/corpus --workspace $(WS) --name examples
 	$(BIN)/curate ingest examples/benchmark --workspace $(WS) --benchmark --name example-bench
-	$(BIN)/curate dedup --workspace $(WS)
+	$(BIN)/curate dedup --workspace $(WS) --abstract-identifiers
 	$(BIN)/curate annotate --workspace $(WS) --teacher local --limit $(DEMO_UNITS)
 	$(BIN)/curate verify --workspace $(WS)
 	$(BIN)/curate build --workspace $(WS) --include-rejected
