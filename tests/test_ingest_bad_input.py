@@ -116,6 +116,12 @@ def test_bad_files_are_counted_skips_and_good_files_still_ingest(tree, tmp_path:
         "broken or looping symlink",
     ):
         assert reason in summary, summary
+    # Each skipped file is listed with its reason in the ingest report.
+    report = json.loads((tmp_path / "ws" / "reports" / "ingest-repo.json").read_text())
+    skipped = {s["path"]: s["reason"] for s in report["skipped"]}
+    assert skipped["ops/bin.cpp"] == "binary file"
+    assert skipped["ops/gbk.cpp"] == "not UTF-8 text"
+    assert skipped["ops/generated.cpp"].startswith("too large (20.0 MB")
 
 
 def test_unreadable_file_is_a_counted_skip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
