@@ -1,0 +1,284 @@
+"""Checks clang itself postpones: calls inside templates that are never instantiated.
+
+Most real kernels are class templates (`KernelAdd<T>`) or template entries, and clang checks a
+dependent call only when the template is instantiated, which in a single kernel file often never
+happens. These checks look at the uninstantiated AST instead:
+
+- an unqualified call whose name lookup found nothing (`DataCopyy(x, y, n)` in a template);
+- a call to an AscendC overload set with an argument count no overload accepts;
+- a member call on an AscendC class template (`xLocal.GetSizee()`) naming no member of it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import clang.cindex as ci
+
+from annotate.verify import clangutil as cu
+from annotate.verify.catalog import Catalog
+from annotate.verify.classify import Context, Verdict, classify_unknown, closest
+from annotate.verify.surface import is_surface_file
+
+_TRANSPARENT = (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    path: str
+    line: int
+    verdict: Verdict
+
+
+def norm(path: str) -> str:
+    """Clang names an included file as include-dir + spelled name; compare normalised paths."""
+    return os.path.normpath(path) if path else path
+
+
+def unit_cursors(cursor: ci.Cursor, unit_files: set[str]) -> Iterator[ci.Cursor]:
+    """Depth-first over the cursors located in the unit's own files."""
+    for child in cursor.get_children():
+        if norm(cu.file_of(child)) not in unit_files:
+            continue
+        yield child
+        yield from _descend(child)
+
+
+def _descend(cursor: ci.Cursor) -> Iterator[ci.Cursor]:
+    for child in cursor.get_children():
+        yield child
+        yield from _descend(child)
+
+
+def _callee(call: ci.Cursor) -> ci.Cursor | None:
+    children = list(call.get_children())
+    node = children[0] if children else None
+    while node is not None and node.kind in _TRANSPARENT:
+        inner = list(node.get_children())
+        node = inner[0] if inner else None
+    return node
+
+
+def _overload_ref(node: ci.Cursor) -> ci.Cursor | None:
+    if node.kind == ci.CursorKind.OVERLOADED_DECL_REF:
+        return node
+    for child in node.get_children():
+        if child.kind == ci.CursorKind.OVERLOADED_DECL_REF:
+            return child
+    return None
+
+
+# ---- coarse argument kinds -----------------------------------------------------------------------
+# "*" matches anything; otherwise a kind is "scalar", "enum", "pointer", "LocalTensor",
+# "GlobalTensor" or the name of an AscendC parameter record. Only clear mismatches (a tensor where a
+# scalar belongs, a GlobalTensor where a LocalTensor belongs, DataCopyParams for DataCopyExtParams)
+# reject an overload: the point is to catch dropped or swapped arguments, not to re-implement C++.
+_TENSORS = ("LocalTensor", "GlobalTensor")
+_SCALAR_RECORDS = {
+    "bfloat16_t",
+    "hifloat8_t",
+    "fp8_e4m3fn_t",
+    "fp8_e5m2_t",
+    "fp8_e8m0_t",
+    "int4b_t",
+    "complex32",
+    "complex64",
+}
+
+
+_FLOAT16_KIND_ID = 32  # CXType_Float16: newer than the kind table of the Python bindings
+
+
+def _kind_id(t: ci.Type) -> int:
+    return int(t._kind_id)
+
+
+def _type_kind(t: ci.Type) -> str:
+    if _kind_id(t) == _FLOAT16_KIND_ID or _kind_id(t.get_canonical()) == _FLOAT16_KIND_ID:
+        return "scalar"
+    t = t.get_canonical() if t.kind not in (ci.TypeKind.UNEXPOSED, ci.TypeKind.ELABORATED) else t
+    if t.kind in (ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE):
+        return _type_kind(t.get_pointee())
+    if t.kind in (
+        ci.TypeKind.POINTER,
+        ci.TypeKind.CONSTANTARRAY,
+        ci.TypeKind.INCOMPLETEARRAY,
+        ci.TypeKind.NULLPTR,
+    ):
+        return "pointer"
+    if t.kind == ci.TypeKind.ENUM:
+        return "enum"
+    if t.kind in (ci.TypeKind.DEPENDENT, ci.TypeKind.INVALID) or t.spelling == "<dependent type>":
+        return "*"
+    decl = t.get_declaration()
+    if decl is not None and decl.kind in cu.CLASS_KINDS and decl.spelling:
+        if decl.spelling in _SCALAR_RECORDS:
+            return "scalar"
+        if is_surface_file(cu.file_of(decl)):
+            return decl.spelling
+        return "*"
+    if decl is not None and decl.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+        return "*"
+    if decl is not None and decl.kind == ci.CursorKind.ENUM_DECL:
+        return "enum"
+    canonical = t.get_canonical()
+    if ci.TypeKind.BOOL.value <= _kind_id(
+        canonical
+    ) <= ci.TypeKind.LONGDOUBLE.value or canonical.spelling in (
+        "_Float16",
+        "__bf16",
+        "__fp16",
+    ):
+        return "scalar"
+    if _kind_id(canonical) == ci.TypeKind.ENUM.value:
+        return "enum"
+    return "*"
+
+
+def argument_kind(arg: ci.Cursor) -> str:
+    if arg.kind == ci.CursorKind.INIT_LIST_EXPR:
+        return "*"
+    return _type_kind(arg.type)
+
+
+def _compatible(param: str, arg: str) -> bool:
+    if param == "*" or arg == "*" or param == arg:
+        return True
+    if param in ("scalar", "enum"):
+        return arg in ("scalar", "enum")
+    if param == "pointer":
+        return arg in ("pointer", "scalar")
+    # a tensor or an AscendC record is expected: scalars, other tensors and other records do not fit
+    # (enumerators may still build a record through a converting constructor)
+    return arg == "enum" and param not in _TENSORS
+
+
+def _viable(function: ci.Cursor, kinds: list[str]) -> bool:
+    params = cu.parameters(function)
+    for i, kind in enumerate(kinds):
+        if i >= len(params):
+            return True  # into a parameter pack: no more positional information
+        if params[i].type.spelling.endswith("..."):
+            return True
+        if not _compatible(_type_kind(params[i].type), kind):
+            return False
+    return True
+
+
+def _adl_may_add(args: list[ci.Cursor], functions: list[ci.Cursor]) -> bool:
+    """Argument-dependent lookup at instantiation also searches the namespaces of the arguments'
+    classes (`Duplicate(regTensor, ...)` finds AscendC::Reg::Duplicate); when those differ from the
+    candidates' namespaces, the candidate set seen here is incomplete."""
+    candidate_ns = {cu.namespace_of(f) for f in functions}
+    for arg in args:
+        t = arg.type
+        if t.kind in (ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE, ci.TypeKind.POINTER):
+            t = t.get_pointee()
+        decl = t.get_declaration()
+        if decl is None or decl.kind not in cu.CLASS_KINDS:
+            continue
+        ns = cu.namespace_of(decl)
+        if ns and ns not in candidate_ns:
+            return True
+    return False
+
+
+def _is_dependent(call: ci.Cursor) -> bool:
+    return call.type.spelling == "<dependent type>" or call.type.kind == ci.TypeKind.DEPENDENT
+
+
+class AstChecker:
+    def __init__(self, catalog: Catalog, ctx: Context) -> None:
+        self.catalog = catalog
+        self.ctx = ctx
+        self.members_by_class = {e.name: set(e.members) for e in catalog.entries if e.kind == "class"}
+
+    def run(self, tu: ci.TranslationUnit, unit_files: set[str]) -> list[Finding]:
+        findings: list[Finding] = []
+        for cursor in unit_cursors(tu.cursor, unit_files):
+            if cursor.kind != ci.CursorKind.CALL_EXPR:
+                continue
+            verdict = self._check_call(cursor)
+            if verdict is not None:
+                findings.append(Finding(cu.file_of(cursor), cursor.location.line, verdict))
+        return findings
+
+    def _check_call(self, call: ci.Cursor) -> Verdict | None:
+        callee = _callee(call)
+        if callee is None:
+            return None
+        if callee.kind == ci.CursorKind.MEMBER_REF_EXPR and callee.referenced is None:
+            return self._check_dependent_member(callee)
+        ref = _overload_ref(callee)
+        if ref is not None:
+            decls = cu.overloaded_decls(ref)
+            if not decls:
+                return self._check_unresolved(ref.spelling)
+            return self._check_arity(call, ref.spelling, decls)
+        target = callee.referenced
+        if (
+            target is not None
+            and target.kind in cu.FUNCTION_KINDS
+            and _is_dependent(call)
+            and callee.kind in (ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.MEMBER_REF_EXPR)
+        ):
+            return self._check_arity(call, target.spelling, [target])
+        return None
+
+    def _check_unresolved(self, name: str) -> Verdict | None:
+        if not name or name in self.ctx.declared:
+            return None
+        return classify_unknown(name, "", "", self.ctx)
+
+    def _check_arity(self, call: ci.Cursor, name: str, decls: list[ci.Cursor]) -> Verdict | None:
+        """Overload resolution by argument count and coarse argument kind (tensor, scalar, record)."""
+        if not decls or not all(is_surface_file(cu.file_of(d)) for d in decls):
+            return None
+        functions = [d for d in decls if d.kind in cu.FUNCTION_KINDS]
+        if len(functions) != len(decls):
+            return None
+        args = list(call.get_arguments())
+        if _adl_may_add(args, functions):
+            return None
+        n = len(args)
+        by_count = [f for f in functions if cu.arity(f).admits(n)]
+        owner = cu.namespace_of(functions[0])
+        if not by_count:
+            arities = sorted({(a.min_args, a.max_args) for a in map(cu.arity, functions)})
+            accepted = ", ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in arities)
+            return Verdict(
+                "error",
+                "ascendc.arity",
+                f"no overload of {owner}::{name} takes {n} argument{'s' if n != 1 else ''} (accepted: {accepted})",
+            )
+        kinds = [argument_kind(a) for a in args]
+        if any(_viable(f, kinds) for f in by_count):
+            return None
+        shown = ", ".join(k if k != "*" else "?" for k in kinds)
+        return Verdict(
+            "error",
+            "ascendc.argument_types",
+            f"no overload of {owner}::{name} accepts arguments of kinds ({shown})",
+        )
+
+    def _check_dependent_member(self, member: ci.Cursor) -> Verdict | None:
+        tokens = [t.spelling for t in member.get_tokens()]
+        if not tokens:
+            return None
+        name = tokens[-1]
+        children = list(member.get_children())
+        if not children or not name.isidentifier():
+            return None
+        decl = children[0].type.get_declaration()
+        if decl is None or not is_surface_file(cu.file_of(decl)):
+            return None
+        members = self.members_by_class.get(decl.spelling)
+        if members is None or name in members:
+            return None
+        near = closest(name, members)
+        hint = f"; did you mean '{near}'?" if near else ""
+        return Verdict(
+            "error", "ascendc.unknown_member", f"AscendC::{decl.spelling} has no member '{name}'{hint}"
+        )

@@ -1,0 +1,234 @@
+"""Type-check AscendC kernel sources with libclang against the project's API surface.
+
+`KernelChecker.check_file` parses one kernel file as the vendor build would see it (repository
+includes resolved, operator tiling and DTYPE macros synthesised, AscendC declared by our surface)
+and returns its findings in the shape `curate check-kernel` prints. `check_source` does the same
+for text that is not on disk (a reasoning snippet, a unit's assembled code).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import clang.cindex as ci
+
+from annotate.verify.astcheck import norm
+from annotate.verify.catalog import Catalog, load_catalog
+from annotate.verify.classify import CPP_KEYWORDS, Context
+from annotate.verify.includes import (
+    MISSING_DIR,
+    VIRTUAL_ROOT,
+    local_include_dirs,
+    missing_stub_files,
+    operator_dir,
+    plan_includes,
+    read_text,
+)
+from annotate.verify.judge import NOT_FOUND_RE, judge
+from annotate.verify.opcontext import OP_CONTEXT_HEADER, op_context
+from annotate.verify.surface import DEFAULT_SOC, SURFACE_DIR, base_args, surface_include_dirs
+from annotate.verify.tuinfo import declared_names, failed_calls, included_macros, unit_declarations
+from schemas import Diagnostic
+
+# `kernel<<<grid, l2ctrl, stream>>>(args);`: a host-side launch statement (CUDA-style chevrons)
+_LAUNCH_RE = re.compile(r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;")
+MAX_REPARSES = 4
+
+
+@dataclass(slots=True)
+class CheckResult:
+    path: str
+    ok: bool
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "diagnostics": [
+                {
+                    "line": d.line,
+                    "severity": d.severity,
+                    "message": d.message,
+                    "check": d.check,
+                    "file": d.path,
+                }
+                for d in self.diagnostics
+            ],
+        }
+
+
+@dataclass(slots=True)
+class CheckOptions:
+    include_dirs: list[Path] = field(default_factory=list)
+    soc: str = DEFAULT_SOC
+    snippet: bool = False  # reasoning fragments: missing context is expected, not an error
+
+
+def blank_launches(text: str) -> str:
+    """Blank host-side kernel launches (`kernel<<<grid, l2ctrl, stream>>>(args);`), keeping line
+    and column positions: the launch is host code in CUDA-style syntax clang rejects in C++ mode,
+    and it says nothing about the kernel's device code, which is what is checked."""
+    return _LAUNCH_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+@dataclass(slots=True)
+class _Unit:
+    """One check's inputs: the entry, its repository files and what the parse needs around them."""
+
+    path: Path
+    display: str
+    options: CheckOptions
+    dirs: list[Path]
+    sources: dict[str, str]  # normalised path -> text (launch syntax blanked)
+    changed: dict[str, str]  # the subset clang must read from memory, not disk
+    defines: dict[str, str]
+    op_header: str
+    missing: dict[str, Any]
+    forwarded: dict[str, Path]
+
+
+class KernelChecker:
+    """Reusable checker: one libclang index and one catalog for many files."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog or load_catalog()
+        self.index = ci.Index.create()
+        self.api_names = self.catalog.callable_names() | self.catalog.member_names()
+
+    def check_file(
+        self, path: Path, options: CheckOptions | None = None, overrides: dict[Path, str] | None = None
+    ) -> CheckResult:
+        options = options or CheckOptions()
+        path = path.resolve()
+        overrides = {p.resolve(): t for p, t in (overrides or {}).items()}
+        if path not in overrides and not path.is_file():
+            return CheckResult(str(path), False, [Diagnostic("input", "error", f"{path}: no such file")])
+        return self._check(path, options, overrides, display=str(path))
+
+    def check_source(
+        self, text: str, name: str = "snippet.cpp", options: CheckOptions | None = None
+    ) -> CheckResult:
+        options = options or CheckOptions()
+        path = Path(f"{VIRTUAL_ROOT}/snippets/{Path(name).name}")
+        return self._check(path, options, {path: text}, display=name)
+
+    def _check(
+        self, path: Path, options: CheckOptions, overrides: dict[Path, str], display: str
+    ) -> CheckResult:
+        unit = self._prepare(path, options, overrides, display)
+        tu = None
+        for _ in range(MAX_REPARSES):
+            tu = self._parse(unit)
+            newly = self._newly_missing(tu, unit.missing)
+            if not newly:
+                break
+            unit.missing.update(newly)
+        assert tu is not None
+        return self._judge(tu, unit)
+
+    def _prepare(self, path: Path, options: CheckOptions, overrides: dict[Path, str], display: str) -> _Unit:
+        on_disk = path.exists()
+        dirs = local_include_dirs(path, options.include_dirs) if on_disk else list(options.include_dirs)
+        plan = plan_includes(path, dirs, surface_include_dirs(), overrides)
+        sources = {norm(str(p)): blank_launches(read_text(p, overrides)) for p in [path, *plan.local_files]}
+        changed = {
+            name: text
+            for name, text in sources.items()
+            if Path(name) in overrides or text != read_text(Path(name))
+        }
+        ctx_op = op_context("\n".join(sources.values()), operator_dir(path) if on_disk else None)
+        return _Unit(
+            path,
+            display,
+            options,
+            dirs,
+            sources,
+            changed,
+            ctx_op.defines,
+            ctx_op.header,
+            dict(plan.missing),
+            plan.forwarded,
+        )
+
+    def _parse(self, unit: _Unit) -> ci.TranslationUnit:
+        args = base_args(unit.options.soc)
+        if unit.missing:
+            # A missing shared header normally brings the AscendC interface in (and the kernel may
+            # rely on that instead of including kernel_operator.h itself).
+            args += ["-include", str(SURFACE_DIR / "kernel_operator.h")]
+        if unit.op_header:
+            args += ["-include", OP_CONTEXT_HEADER]
+        args += [f"-D{k}={v}" for k, v in unit.defines.items()]
+        args += [f"-I{d}" for d in unit.dirs]
+        args += [f"-I{d}" for d in surface_include_dirs()]
+        args.append(f"-I{MISSING_DIR}")
+        unsaved = list(unit.changed.items()) + list(missing_stub_files(unit.missing, unit.forwarded))
+        if unit.op_header:
+            unsaved.append((OP_CONTEXT_HEADER, unit.op_header))
+        return self.index.parse(str(unit.path), args=args, unsaved_files=unsaved, options=0)
+
+    @staticmethod
+    def _newly_missing(tu: ci.TranslationUnit, known: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for diag in tu.diagnostics:
+            match = NOT_FOUND_RE.match(diag.spelling)
+            if match and match.group("name") not in known:
+                includer = Path(diag.location.file.name) if diag.location.file else Path()
+                found[match.group("name")] = (includer, diag.location.line)
+        return found
+
+    def _judge(self, tu: ci.TranslationUnit, unit: _Unit) -> CheckResult:
+        declared = declared_names(tu)
+        ctx = Context(
+            api_names=self.api_names,
+            declared=declared,
+            missing_includes=bool(unit.missing),
+            snippet=unit.options.snippet,
+        )
+        calls: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
+        if ctx.context_incomplete:
+            ctx.unit_declared = unit_declarations(tu, set(unit.sources))
+            ctx.known = declared | ctx.unit_declared | included_macros(tu, unit.sources) | CPP_KEYWORDS
+            calls = failed_calls(tu, set(unit.sources))
+
+        def display(file: str) -> str:
+            return _display_path(file, unit.path, unit.display)
+
+        diagnostics = [
+            Diagnostic(
+                "include.missing",
+                "warning",
+                f"include '{name}' is not provided by the surface or the repository; stubbed",
+                display(str(includer)),
+                line,
+            )
+            for name, (includer, line) in sorted(unit.missing.items())
+        ]
+        diagnostics += judge(tu, unit.sources, ctx, self.catalog, calls, display)
+        ok = not any(d.severity == "error" for d in diagnostics)
+        return CheckResult(unit.display, ok, diagnostics)
+
+
+def _display_path(file: str, entry: Path, display: str) -> str:
+    if not file or norm(file) == str(entry):
+        return display
+    try:
+        return Path(file).relative_to(entry.parent).as_posix()
+    except ValueError:
+        return file
+
+
+def check_file(path: Path, options: CheckOptions | None = None) -> CheckResult:
+    return KernelChecker().check_file(path, options)
+
+
+def check_source(text: str, name: str = "snippet.cpp", options: CheckOptions | None = None) -> CheckResult:
+    return KernelChecker().check_source(text, name, options)

@@ -1,0 +1,364 @@
+"""Deciding which clang findings fail a kernel and which only say "the surface cannot know this".
+
+Errors: unknown names inside namespace AscendC, misspellings of a declared name (clang's "did you
+mean", or a name within a small edit distance of an AscendC API), wrong argument counts, type
+mismatches, and any undeclared name in a file whose includes all resolved.
+
+Warnings (reported, never failing the file): includes nobody provides (stubbed), names that such
+an include would have declared (an unknown, non-AscendC identifier in a file with a missing
+include, or in a reasoning snippet without its context), the follow-on errors those names cause
+on the same line, and problems inside the synthesised operator context (tiling, build macros).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+UNKNOWN_NAME_PATTERNS = (
+    re.compile(r"^use of undeclared identifier '(?P<name>[\w:]+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?"),
+    re.compile(r"^unknown type name '(?P<name>[\w:]+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?"),
+    re.compile(
+        r"^no (?:template|type|member) named '(?P<name>\w+)' in namespace '(?P<ns>[\w:]+)'"
+        r"(?:; did you mean (?:simply )?'(?P<hint>[\w:]+)'\?)?"
+    ),
+    re.compile(r"^no template named '(?P<name>\w+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?$"),
+    re.compile(r"^use of undeclared '(?P<name>[\w:]+)'"),
+    re.compile(r"^unknown template name '(?P<name>\w+)'"),
+    re.compile(r"^use of undeclared label '(?P<name>\w+)'"),
+)
+NO_MEMBER_RE = re.compile(r"^no member named '(?P<name>\w+)' in '(?P<owner>[^']+)'")
+NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
+BUILD_MACRO_RE = re.compile(r"^(?:DTYPE|ORIG_DTYPE|FORMAT)_\w+$")
+IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+CPP_KEYWORDS = frozenset(
+    [
+        "alignas",
+        "alignof",
+        "and",
+        "asm",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char16_t",
+        "char32_t",
+        "class",
+        "const",
+        "constexpr",
+        "const_cast",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "nullptr",
+        "operator",
+        "or",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "final",
+        "override",
+        "define",
+        "ifdef",
+        "ifndef",
+        "endif",
+        "elif",
+        "pragma",
+        "include",
+        "defined",
+        "undef",
+    ]
+)
+_LITERALS_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*$|\b\d\w*')
+
+
+def _code_only(line: str) -> str:
+    """A source line without string/char literals, comments and numbers (their letters are no names)."""
+    return _LITERALS_RE.sub(" ", line)
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Optimal string alignment distance (adjacent swaps count 1), capped at `limit`."""
+    if abs(len(a) - len(b)) >= limit:
+        return limit
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return min(prev[len(b)], limit)
+
+
+def typo_like(name: str, other: str) -> bool:
+    """One inner edit (swap, doubled or dropped letter) keeps the first and last letters: `DataCopyy`
+    and `DtaCopy` look like typos of `DataCopy`; `CastT` or `CompareRes` look like other helpers."""
+    return (
+        len(name) >= 5
+        and name[0] == other[0]
+        and name[-1] == other[-1]
+        and edit_distance(name, other, 2) <= 1
+    )
+
+
+def closest(name: str, candidates: set[str], strict: bool = False) -> str | None:
+    """A candidate `name` is probably a misspelling of (same letters but one or two edits).
+
+    `strict` (used when a missing include may declare the name) only accepts typo-like edits."""
+    if len(name) < 4 or name in candidates:
+        return None
+    if strict:
+        matches = sorted(c for c in candidates if abs(len(c) - len(name)) <= 1 and typo_like(name, c))
+        return matches[0] if matches else None
+    budget = 1 if len(name) < 8 else 2
+    best: tuple[int, str] | None = None
+    lowered = name.lower()
+    for cand in candidates:
+        if abs(len(cand) - len(name)) > budget or (cand[:1].lower() != lowered[:1] and budget == 1):
+            continue
+        d = 0 if cand.lower() == lowered else edit_distance(name, cand, budget + 1)
+        if d <= budget and (best is None or (d, cand) < best):
+            best = (d, cand)
+    return best[1] if best else None
+
+
+@dataclass(slots=True)
+class Context:
+    """What the classifier knows about the translation unit."""
+
+    api_names: set[str]  # catalog functions, classes, methods, macros
+    declared: set[str]  # every name declared anywhere in the TU (surface included)
+    missing_includes: bool = False
+    snippet: bool = False  # a fragment of reasoning: missing context is expected
+    lenient_names: set[str] = field(default_factory=set)  # unknown names judged "surface cannot know"
+    known: set[str] = field(default_factory=set)  # declared anywhere incl. locals, macros, keywords
+    unit_declared: set[str] = field(default_factory=set)  # declared in the unit's own files
+    tu_has_cascade: bool = False  # set while judging: an earlier finding in the TU was lenient
+
+    @property
+    def context_incomplete(self) -> bool:
+        return self.missing_includes or self.snippet
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    severity: str  # error | warning
+    check: str
+    message: str
+
+
+def _near(name: str, other: str) -> bool:
+    return typo_like(name, other)
+
+
+def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verdict:
+    short = name.split("::")[-1]
+    hint_short = hint.split("::")[-1]
+    if hint and ctx.context_incomplete and hint_short == short:
+        # the AscendC name exists; the `using namespace AscendC` that exposes it unqualified is
+        # in a header the surface cannot see
+        ctx.lenient_names.add(short)
+        return Verdict(
+            "warning",
+            "surface.unknown",
+            f"'{name}' needs `using namespace AscendC`, presumably in a missing include",
+        )
+    if hint and (not ctx.context_incomplete or _near(short, hint_short)):
+        return Verdict("error", "clang.undeclared", f"'{name}' is not declared; did you mean '{hint}'?")
+    if (
+        ctx.context_incomplete
+        and namespace
+        and namespace.split("::")[-1] in ctx.unit_declared | ctx.lenient_names
+    ):
+        # `Pattern::Dim` where the kernel's own `Pattern` alias failed (its header is missing) and
+        # the lookup fell through to AscendC::Pattern: not the AscendC name the author meant.
+        ctx.lenient_names.add(short)
+        return Verdict(
+            "warning",
+            "surface.cascade",
+            f"'{name}': its qualifier is the kernel's own, whose definition is missing",
+        )
+    if namespace.startswith("AscendC") or name.startswith("AscendC::"):
+        near = closest(short, ctx.api_names)
+        tail = f"; did you mean '{near}'?" if near else ""
+        scope = namespace or "AscendC"
+        return Verdict(
+            "error", "ascendc.unknown_api", f"'{short}' is not an AscendC API (namespace {scope}){tail}"
+        )
+    near = closest(short, ctx.api_names, strict=ctx.context_incomplete)
+    if near is not None and short not in ctx.declared:
+        return Verdict(
+            "error", "ascendc.unknown_api", f"'{short}' is not an AscendC API; did you mean '{near}'?"
+        )
+    if BUILD_MACRO_RE.match(short) or ctx.context_incomplete:
+        ctx.lenient_names.add(short)
+        where = "a missing include" if ctx.missing_includes else "context the snippet does not show"
+        return Verdict(
+            "warning", "surface.unknown", f"'{name}' is not declared here; it may come from {where}"
+        )
+    if namespace.startswith("std"):
+        ctx.lenient_names.add(short)
+        return Verdict(
+            "warning", "surface.unknown", f"'{namespace}::{name}' is not in the surface's minimal C++ library"
+        )
+    scope = f" in namespace '{namespace}'" if namespace else ""
+    return Verdict("error", "clang.undeclared", f"use of undeclared identifier '{name}'{scope}")
+
+
+def _unknown_identifiers(text: str, ctx: Context) -> list[str]:
+    return sorted(n for n in set(IDENT_RE.findall(_code_only(text))) if n not in ctx.known)
+
+
+SYNTAX_RECOVERY_RE = re.compile(
+    r"^(?:extraneous closing brace|expected (?:'[^']+'|expression|unqualified-id|member name|a type)|"
+    r"unknown type name|a type specifier is required|missing '[^']+' at end of|"
+    r"use of class template '[^']+' requires template arguments|"
+    r"redefinition of '[^']+' as different kind of symbol)"
+)
+# A class whose header (base clause, template arguments) names something unknown is misparsed as a
+# whole; errors anywhere in its body are follow-ons. Function and namespace headers are not.
+CLASS_HEADER_RE = re.compile(r"\b(?:struct|class)\b")
+_NO_MATCH_RE = re.compile(r"^no matching (?:function|member function) for call to '(?P<name>\w+)'")
+ASCEND_TYPE_MARKERS = ("Tensor", "MaskReg", "AddrReg", "UnalignReg", "AscendC::")
+
+
+def _shadowed_call(message: str, failed_calls: list[tuple[str, list[str]]], ctx: Context) -> str | None:
+    """A failed call to an AscendC name whose arguments are not AscendC values: with a header
+    missing, the kernel most likely meant its own helper of the same name (`Ceil(a, b)`)."""
+    match = _NO_MATCH_RE.match(message)
+    if not match or not ctx.context_incomplete:
+        return None
+    name = match.group("name")
+    for call_name, arg_types in failed_calls:
+        if call_name != name or not arg_types:
+            continue
+        if any("dependent" in t or any(m in t for m in ASCEND_TYPE_MARKERS) for t in arg_types):
+            return None
+        return name
+    return None
+
+
+def classify(
+    message: str,
+    line_text: str,
+    in_context_file: bool,
+    ctx: Context,
+    headers: tuple[str, ...] = (),
+    failed_calls: list[tuple[str, list[str]]] | None = None,
+) -> Verdict:
+    """Judge one clang error located in the unit's own files (or in synthesised context)."""
+    if in_context_file:
+        return Verdict("warning", "surface.context", f"in the synthesised operator context: {message}")
+    found = NOT_FOUND_RE.match(message)
+    if found:
+        return Verdict("warning", "include.missing", f"include '{found.group('name')}' not found")
+    for pattern in UNKNOWN_NAME_PATTERNS:
+        match = pattern.match(message)
+        if match:
+            groups = match.groupdict()
+            return classify_unknown(groups["name"], groups.get("ns") or "", groups.get("hint") or "", ctx)
+    member = NO_MEMBER_RE.match(message)
+    if member and "CurateUnknownTilingData" in member.group("owner"):
+        return Verdict(
+            "warning",
+            "surface.tiling",
+            f"tiling field '{member.group('name')}': the tiling structure is unknown",
+        )
+    if member and member.group("owner").startswith("AscendC::"):
+        # the object is an AscendC class the surface declares completely: a missing member is an
+        # error whatever else on the line is unknown
+        return Verdict("error", "ascendc.unknown_member", message)
+    if ctx.lenient_names and set(IDENT_RE.findall(line_text)) & ctx.lenient_names:
+        return Verdict(
+            "warning", "surface.cascade", f"follows from a name the surface cannot know: {message}"
+        )
+    if not ctx.context_incomplete or not ctx.known:
+        return Verdict("error", "clang", message)
+    unknown = _unknown_identifiers(line_text, ctx)
+    if unknown:
+        return Verdict(
+            "warning",
+            "surface.cascade",
+            f"involves {', '.join(unknown[:3])}, not declared here (a missing include?): {message}",
+        )
+    shadowed = _shadowed_call(message, failed_calls or [], ctx)
+    if shadowed:
+        return Verdict(
+            "warning",
+            "surface.shadowed",
+            f"'{shadowed}' is called with non-AscendC arguments; probably a helper from a missing include: {message}",
+        )
+    if ctx.tu_has_cascade and SYNTAX_RECOVERY_RE.match(message):
+        return Verdict(
+            "warning", "surface.cascade", f"parser recovery after an earlier unknown name: {message}"
+        )
+    for header in headers:
+        if not CLASS_HEADER_RE.search(header):
+            continue
+        unknown = _unknown_identifiers(header, ctx)
+        if unknown:
+            return Verdict(
+                "warning",
+                "surface.cascade",
+                f"inside a block that uses {', '.join(unknown[:3])}, not declared here (a missing include?): {message}",
+            )
+    return Verdict("error", "clang", message)

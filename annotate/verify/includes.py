@@ -1,0 +1,187 @@
+"""Where a kernel's includes come from, and which of them no one can provide.
+
+A kernel file includes three kinds of headers: the AscendC interface (answered by our surface),
+headers of its own repository (found next to the file, in its operator directory or from the
+repository root), and headers of other packages the build pulls in (for example a shared
+operator library). The last kind is what the surface cannot know: such an include is stubbed
+with an empty virtual file, reported as a warning, and the names it would have declared are
+judged leniently by the classifier.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Virtual files live under a directory that does not exist on disk; clang accepts them as long as
+# the path it builds (include dir + spelled name, not normalised) matches the one we register.
+VIRTUAL_ROOT = "/__curate__"
+MISSING_DIR = f"{VIRTUAL_ROOT}/missing/a/b/c/d/e"
+
+INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
+_REPO_MARKERS = (".git", ".gitmodules")
+
+
+@dataclass(frozen=True, slots=True)
+class Include:
+    name: str
+    quoted: bool
+    line: int
+
+
+def scan_includes(text: str) -> list[Include]:
+    """Every `#include` directive of a file, in order, with its line (conditional ones included)."""
+    found: list[Include] = []
+    for match in INCLUDE_RE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        found.append(Include(match.group(2).strip(), match.group(1) == '"', line))
+    return found
+
+
+def repository_root(path: Path) -> Path | None:
+    """The nearest ancestor holding a `.git` entry, or None outside a repository."""
+    for parent in [path.parent, *path.parent.parents]:
+        if any((parent / marker).exists() for marker in _REPO_MARKERS):
+            return parent
+    return None
+
+
+def operator_dir(path: Path) -> Path | None:
+    """`<op>/` for a file under `<op>/op_kernel/...` (operator projects), else None."""
+    for parent in [path.parent, *path.parent.parents]:
+        if parent.name == "op_kernel":
+            return parent.parent
+    return None
+
+
+def local_include_dirs(path: Path, extra: Iterable[Path] = ()) -> list[Path]:
+    """Include directories a build of this file would search, most specific first."""
+    dirs: list[Path] = [path.parent]
+    op = operator_dir(path)
+    if op is not None:
+        dirs += [op / "op_kernel", op]
+    root = repository_root(path)
+    if root is not None:
+        dirs.append(root)
+    dirs += list(extra)
+    unique: list[Path] = []
+    for d in dirs:
+        resolved = d.resolve()
+        if resolved not in unique and resolved.is_dir():
+            unique.append(resolved)
+    return unique
+
+
+@dataclass(slots=True)
+class IncludePlan:
+    """The result of walking a file's includes before the parse."""
+
+    local_files: list[Path] = field(default_factory=list)  # repository headers that resolved
+    surface: set[str] = field(default_factory=set)  # names answered by the surface
+    missing: dict[str, tuple[Path, int]] = field(default_factory=dict)  # name -> (includer, line)
+    forwarded: dict[str, Path] = field(default_factory=dict)  # name -> repository file it means
+
+
+def sibling_operator_candidates(name: str, includer: Path) -> list[Path]:
+    """The operator build copies each `op_kernel/` tree into a directory named after its operator,
+    so from `op_kernel/arch35/f.h` the include `../../other_op/x.h` means
+    `<category>/other_op/op_kernel/x.h` in the repository (any category)."""
+    op = operator_dir(includer)
+    if op is None:
+        return []
+    depth = len(includer.parent.relative_to(op / "op_kernel").parts)
+    parts = Path(name).parts
+    ups = 0
+    while ups < len(parts) and parts[ups] == "..":
+        ups += 1
+    if ups != depth + 1 or len(parts) < ups + 2 or ".." in parts[ups:]:
+        return []
+    other, rest = parts[ups], Path(*parts[ups + 1 :])
+    candidates = [op.parent / other / "op_kernel" / rest]
+    root = repository_root(includer)
+    if root is not None:
+        candidates += sorted(root.glob(f"*/{other}/op_kernel/{rest.as_posix()}"))
+    return candidates
+
+
+def resolve(
+    inc: Include, includer: Path, dirs: list[Path], surface_dirs: list[Path]
+) -> tuple[str, Path | None]:
+    """("local", path) | ("forward", path) | ("surface", None) | ("missing", None).
+
+    "forward": a repository file clang cannot reach through include directories (a sibling
+    operator's header); the checker gives clang a one-line virtual header including it."""
+    if inc.quoted:
+        candidate = includer.parent / inc.name
+        if candidate.is_file():
+            return "local", candidate
+    for d in dirs:
+        candidate = d / inc.name
+        if candidate.is_file():
+            return "local", candidate
+    for candidate in sibling_operator_candidates(inc.name, includer):
+        if candidate.is_file():
+            return "forward", candidate
+    for candidate in sibling_operator_candidates(inc.name, includer):
+        if candidate.is_file():
+            return "local", candidate
+    for d in surface_dirs:
+        if (d / inc.name).is_file():
+            return "surface", None
+    return "missing", None
+
+
+def plan_includes(
+    entry: Path,
+    dirs: list[Path],
+    surface_dirs: list[Path],
+    overrides: dict[Path, str] | None = None,
+    limit: int = 400,
+) -> IncludePlan:
+    """Follow repository-local includes transitively; record what the surface answers and what
+    nobody answers. `overrides` replaces file contents (mutated copies, snippets)."""
+    plan = IncludePlan()
+    seen: set[Path] = set()
+    queue: list[Path] = [entry]
+    while queue and len(seen) < limit:
+        current = queue.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        for inc in scan_includes(read_text(current, overrides)):
+            kind, found = resolve(inc, current, dirs, surface_dirs)
+            if kind == "forward" and found is not None:
+                plan.forwarded.setdefault(inc.name, Path(os.path.normpath(found)))
+            if kind in ("local", "forward") and found is not None:
+                found = Path(os.path.normpath(found))
+                if found not in seen:
+                    plan.local_files.append(found)
+                    queue.append(found)
+            elif kind == "surface":
+                plan.surface.add(inc.name)
+            else:
+                plan.missing.setdefault(inc.name, (current, inc.line))
+    return plan
+
+
+def read_text(path: Path, overrides: dict[Path, str] | None = None) -> str:
+    if overrides and path in overrides:
+        return overrides[path]
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def missing_stub_files(
+    names: Iterable[str], forwarded: dict[str, Path] | None = None
+) -> Iterator[tuple[str, str]]:
+    """Virtual headers (path spelled as clang will build it): empty for includes nobody provides,
+    one `#include` line for repository files clang cannot reach by include directories."""
+    for name in names:
+        yield f"{MISSING_DIR}/{name}", "// stub: not provided by the curate surface\n"
+    for name, target in (forwarded or {}).items():
+        yield f"{MISSING_DIR}/{name}", '#include "' + str(target) + '"\n'

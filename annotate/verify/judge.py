@@ -1,0 +1,188 @@
+"""Turn one translation unit's clang diagnostics and AST findings into the checker's verdicts.
+
+Classification runs in rounds: a name declared on a line that already needed leniency (for
+example `constexpr uint32_t UB_BLOCK = Ops::Base::GetUbBlockSize();` with `Ops` from a missing
+header) is itself "unknown to the surface", so later errors that only involve it are follow-ons
+too. Two or three rounds reach a fixed point on real kernels.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import clang.cindex as ci
+
+from annotate.verify import clangutil as cu
+from annotate.verify.astcheck import AstChecker, norm, unit_cursors
+from annotate.verify.blocks import headers_at
+from annotate.verify.catalog import Catalog
+from annotate.verify.classify import Context, Verdict, classify
+from annotate.verify.includes import VIRTUAL_ROOT
+from annotate.verify.surface import is_surface_file
+from schemas import Diagnostic
+
+NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
+_TAINTING_KINDS = (
+    ci.CursorKind.VAR_DECL,
+    ci.CursorKind.FIELD_DECL,
+    ci.CursorKind.TYPE_ALIAS_DECL,
+    ci.CursorKind.TYPEDEF_DECL,
+    ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL,
+)
+MAX_ROUNDS = 3
+
+
+@dataclass(slots=True)
+class RawError:
+    file: str
+    line: int
+    message: str
+    in_context: bool
+    verdict: Verdict | None = None
+
+
+def _line_text(path: str, line: int, sources: dict[str, str]) -> str:
+    lines = sources.get(path, "").splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _raw_errors(tu: ci.TranslationUnit, sources: dict[str, str]) -> tuple[list[RawError], list[RawError]]:
+    """(errors in the unit or synthesised context, errors inside the surface itself)."""
+    unit: list[RawError] = []
+    surface: list[RawError] = []
+    for diag in tu.diagnostics:
+        if diag.severity < ci.Diagnostic.Error or NOT_FOUND_RE.match(diag.spelling):
+            continue
+        file = norm(diag.location.file.name) if diag.location.file else ""
+        in_context = file.startswith(VIRTUAL_ROOT) and file not in sources
+        raw = RawError(file, diag.location.line, diag.spelling, in_context)
+        (surface if is_surface_file(file) and not in_context else unit).append(raw)
+    return unit, surface
+
+
+_DECLARED_ON_LINE = re.compile(r"\busing\s+(\w+)\s*=|\b(\w+)\s*(?:\[[^\]]*\])?\s*=(?!=)")
+
+
+def _tainted_names(
+    tu: ci.TranslationUnit, sources: dict[str, str], lenient_lines: set[tuple[str, int]]
+) -> set[str]:
+    """Names declared on lines that needed leniency: from the AST when clang kept the declaration,
+    from the text (`using X = ...`, `... X = ...`) when the parse error dropped it."""
+    names: set[str] = set()
+    for file, line in lenient_lines:
+        match = _DECLARED_ON_LINE.search(_line_text(file, line, sources))
+        if match:
+            names.add(match.group(1) or match.group(2))
+    for cursor in unit_cursors(tu.cursor, set(sources)):
+        on_lenient_line = (norm(cu.file_of(cursor)), cursor.location.line) in lenient_lines
+        if cursor.kind in _TAINTING_KINDS and cursor.spelling and on_lenient_line:
+            names.add(cursor.spelling)
+    return names
+
+
+def classify_errors(
+    tu: ci.TranslationUnit,
+    errors: list[RawError],
+    sources: dict[str, str],
+    ctx: Context,
+    failed_calls: dict[tuple[str, int], list[tuple[str, list[str]]]],
+) -> None:
+    """Fill in each error's verdict, propagating leniency to names declared on lenient lines."""
+    for _ in range(MAX_ROUNDS):
+        for err in errors:
+            if err.verdict is not None and err.verdict.severity == "warning":
+                continue
+            ctx.tu_has_cascade = any(
+                e.verdict is not None and e.verdict.severity == "warning" for e in errors
+            )
+            err.verdict = classify(
+                err.message,
+                _line_text(err.file, err.line, sources),
+                err.in_context,
+                ctx,
+                headers=headers_at(sources[err.file], err.line)
+                if err.file in sources and ctx.context_incomplete
+                else (),
+                failed_calls=failed_calls.get((err.file, err.line), []),
+            )
+        if not ctx.context_incomplete:
+            return
+        lenient_lines = {
+            (e.file, e.line) for e in errors if e.verdict and e.verdict.check.startswith("surface.")
+        }
+        tainted = _tainted_names(tu, sources, lenient_lines) - ctx.lenient_names
+        if not tainted:
+            return
+        ctx.lenient_names |= tainted
+
+
+def judge(
+    tu: ci.TranslationUnit,
+    sources: dict[str, str],
+    ctx: Context,
+    catalog: Catalog,
+    failed_calls: dict[tuple[str, int], list[tuple[str, list[str]]]],
+    display: Callable[[str], str],
+) -> list[Diagnostic]:
+    errors, surface_errors = _raw_errors(tu, sources)
+    classify_errors(tu, errors, sources, ctx, failed_calls)
+    diagnostics = [
+        Diagnostic(
+            "surface.internal", "warning", f"inside the surface: {e.message}", Path(e.file).name, e.line
+        )
+        for e in surface_errors
+    ]
+    error_lines: set[tuple[str, int]] = set()
+    for e in errors:
+        assert e.verdict is not None
+        diagnostics.append(
+            Diagnostic(e.verdict.check, e.verdict.severity, e.verdict.message, display(e.file), e.line)
+        )
+        if e.verdict.severity == "error":
+            error_lines.add((e.file, e.line))
+    try:
+        findings = AstChecker(catalog, ctx).run(tu, set(sources))
+    except ValueError as exc:  # a libclang construct the Python bindings cannot describe
+        findings = []
+        diagnostics.append(
+            Diagnostic("checker.internal", "warning", f"AST checks skipped: {exc}", display(""), 0)
+        )
+    for finding in findings:
+        if (norm(finding.path), finding.line) not in error_lines:
+            v = finding.verdict
+            diagnostics.append(
+                Diagnostic(v.check, v.severity, v.message, display(finding.path), finding.line)
+            )
+    return downgrade_same_line(dedupe(diagnostics))
+
+
+def downgrade_same_line(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A generic clang error on a line already explained as "the surface cannot know" is a
+    follow-on of that cause (e.g. `void` returned by a call that could not be resolved)."""
+    explained = {(d.path, d.line) for d in diagnostics if d.check.startswith("surface.")}
+    out = []
+    for d in diagnostics:
+        if d.severity == "error" and d.check == "clang" and (d.path, d.line) in explained:
+            d = Diagnostic(
+                "surface.cascade",
+                "warning",
+                f"follows from the line's other finding: {d.message}",
+                d.path,
+                d.line,
+            )
+        out.append(d)
+    return out
+
+
+def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, int, str, str]] = set()
+    unique: list[Diagnostic] = []
+    for d in diagnostics:
+        key = (d.path, d.line, d.severity, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique

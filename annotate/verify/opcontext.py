@@ -1,0 +1,264 @@
+"""What the operator build system injects into a kernel, rebuilt from the operator's own sources.
+
+An msopgen-style build compiles `op_kernel/<op>.cpp` with two generated things the kernel never
+includes itself: the tiling structure (from `BEGIN_TILING_DATA_DEF` blocks on the host side,
+read by `GET_TILING_DATA`) and one `DTYPE_<INPUT>` / `ORIG_DTYPE_<INPUT>` macro per input and
+output (from the OpDef's first listed data type). The checker rebuilds both so that real kernels
+type-check; when the operator sources are not there, the placeholders are lenient.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotate.verify.includes import VIRTUAL_ROOT, read_text, repository_root, scan_includes
+
+OP_CONTEXT_HEADER = f"{VIRTUAL_ROOT}/opcontext/curate_op_context.h"
+UNKNOWN_TILING = "CurateUnknownTilingData"
+MERGED_TILING = "CurateOpTilingData"
+
+_BUILD_MACRO_RE = re.compile(r"\b(DTYPE|ORIG_DTYPE|FORMAT)_([A-Z0-9_]+)\b")
+_DEFINED_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+_DECLARED_RE = re.compile(
+    r"\b(?:using|typedef\s+[\w:<>, ]+?|struct|class)\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)"
+)
+_BEGIN_RE = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.DOTALL)
+_FIELD_RE = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^)]*)\)")
+_REGISTER_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_IO_RE = re.compile(r"this->(Input|Output)\(\s*\"(\w+)\"\s*\)(.*?)(?=this->|OP_ADD|\Z)", re.DOTALL)
+_DTYPE_LIST_RE = re.compile(r"\.DataType(?:List)?\(\s*\{\s*(?:ge::)?(DT_\w+)")
+_CONST_RE = re.compile(
+    r"(?:constexpr|const|#define)\s+(?:[\w:]+\s+)?(\w+)\s*=?\s*\(?\s*(\d+)\s*[uUlL]*\s*\)?"
+)
+_STRUCT_DEF_RE = re.compile(r"\b(?:struct|class)\s+(\w+)\s*(?:final\s*)?(?::[^{;]*)?\{")
+
+# ge::DataType -> the C++ element type the kernel sees for DTYPE_<X>.
+DT_TO_CTYPE = {
+    "DT_FLOAT": "float",
+    "DT_FLOAT16": "half",
+    "DT_BF16": "bfloat16_t",
+    "DT_INT8": "int8_t",
+    "DT_UINT8": "uint8_t",
+    "DT_INT16": "int16_t",
+    "DT_UINT16": "uint16_t",
+    "DT_INT32": "int32_t",
+    "DT_UINT32": "uint32_t",
+    "DT_INT64": "int64_t",
+    "DT_UINT64": "uint64_t",
+    "DT_BOOL": "bool",
+    "DT_DOUBLE": "double",
+    "DT_COMPLEX32": "complex32",
+    "DT_COMPLEX64": "complex64",
+    "DT_INT4": "int4b_t",
+    "DT_HIFLOAT8": "hifloat8_t",
+    "DT_FLOAT8_E5M2": "fp8_e5m2_t",
+    "DT_FLOAT8_E4M3FN": "fp8_e4m3fn_t",
+    "DT_FLOAT8_E8M0": "fp8_e8m0_t",
+}
+
+
+@dataclass(slots=True)
+class TilingStruct:
+    name: str
+    fields: list[tuple[str, str, str]] = field(default_factory=list)  # (type, name, array size or "")
+
+
+@dataclass(slots=True)
+class OpContext:
+    defines: dict[str, str] = field(default_factory=dict)
+    header: str = ""
+    tiling_source: str = ""  # "host" when synthesised from op_host, "" when unknown
+
+
+def camel_case(snake: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in snake.split("_") if part)
+
+
+def host_sources(op_dir: Path | None) -> list[Path]:
+    """The operator's host sources, plus the host headers they include from other operators
+    (a shared tiling definition lives in one operator and is included by its siblings)."""
+    if op_dir is None or not (op_dir / "op_host").is_dir():
+        return []
+    own = sorted(p for p in (op_dir / "op_host").rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cc"))
+    found = list(own)
+    root = repository_root(op_dir / "op_host" / "x")
+    queue = list(own)
+    while queue and len(found) < 200:
+        current = queue.pop(0)
+        for inc in scan_includes(read_text(current)):
+            if not inc.quoted:
+                continue
+            for base in (current.parent, root):
+                candidate = (base / inc.name).resolve() if base is not None else None
+                if candidate is not None and candidate.is_file() and candidate not in found:
+                    if "TILING_DATA" in read_text(candidate):
+                        found.append(candidate)
+                        queue.append(candidate)
+                    break
+    return found
+
+
+def _array_size(expr: str, constants: dict[str, str]) -> str:
+    expr = expr.strip()
+    if re.fullmatch(r"\d+[uUlL]*", expr):
+        return expr
+    return constants.get(expr, "64")
+
+
+def parse_tiling_structs(texts: list[str]) -> tuple[list[TilingStruct], list[tuple[str, str]]]:
+    """BEGIN_TILING_DATA_DEF blocks and REGISTER_TILING_DATA_CLASS pairs of the host sources."""
+    structs: dict[str, TilingStruct] = {}
+    registered: list[tuple[str, str]] = []
+    constants: dict[str, str] = {}
+    for text in texts:
+        for name, value in _CONST_RE.findall(text):
+            constants.setdefault(name, value)
+    for text in texts:
+        for name, body in _BEGIN_RE.findall(text):
+            ts = structs.setdefault(name, TilingStruct(name))
+            if ts.fields:
+                continue
+            for kind, raw in _FIELD_RE.findall(body):
+                parts = [p.strip() for p in raw.split(",")]
+                if kind == "_ARR" and len(parts) == 3:
+                    ts.fields.append((parts[0], parts[2], _array_size(parts[1], constants)))
+                elif len(parts) == 2:
+                    ts.fields.append((parts[0], parts[1], ""))
+        registered += _REGISTER_RE.findall(text)
+    return list(structs.values()), registered
+
+
+def _ordered(structs: list[TilingStruct]) -> list[TilingStruct]:
+    """Nested structures first, so every field type is complete where it is used."""
+    by_name = {s.name: s for s in structs}
+    done: list[TilingStruct] = []
+    visiting: set[str] = set()
+
+    def visit(s: TilingStruct) -> None:
+        if s in done or s.name in visiting:
+            return
+        visiting.add(s.name)
+        for ftype, _, _ in s.fields:
+            if ftype in by_name:
+                visit(by_name[ftype])
+        done.append(s)
+
+    for s in structs:
+        visit(s)
+    return done
+
+
+def _render_struct(name: str, fields: list[tuple[str, str, str]]) -> str:
+    lines = [f"struct {name} {{"]
+    for ftype, fname, size in fields:
+        lines.append(f"    {ftype} {fname}{f'[{size}]' if size else ''};")
+    lines.append("};")
+    return "\n".join(lines)
+
+
+def _render_merged(classes: list[str], by_name: dict[str, TilingStruct]) -> str:
+    """One structure usable as any registered class: it derives from all of them (so it converts
+    to each), and redeclares the fields two of them share (so a field access is not ambiguous)."""
+    counts: dict[str, int] = {}
+    for cls in classes:
+        for _, fname, _ in by_name[cls].fields:
+            counts[fname] = counts.get(fname, 0) + 1
+    shared: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for cls in classes:
+        for f in by_name[cls].fields:
+            if counts[f[1]] > 1 and f[1] not in seen:
+                seen.add(f[1])
+                shared.append(f)
+    body = _render_struct(MERGED_TILING, shared)
+    return body.replace(f"struct {MERGED_TILING} {{", f"struct {MERGED_TILING} : {', '.join(classes)} {{", 1)
+
+
+def tiling_header(op_dir: Path | None, unit_text: str) -> tuple[str, str]:
+    """(header text, source) for the operator's tiling structures."""
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(op_dir)]
+    structs, registered = parse_tiling_structs(texts)
+    if not structs:
+        return "", ""
+    defined_by_kernel = set(_STRUCT_DEF_RE.findall(unit_text))
+    by_name = {s.name: s for s in structs}
+    parts = ['#include "kernel_tiling/kernel_tiling.h"']
+    for s in _ordered(structs):
+        if s.name not in defined_by_kernel:
+            parts.append(_render_struct(s.name, s.fields))
+    op_type = camel_case(op_dir.name) if op_dir is not None else ""
+    chosen = [cls for op, cls in registered if op == op_type or op.startswith(op_type + "_")] or [
+        cls for _, cls in registered
+    ]
+    classes = list(dict.fromkeys(c for c in chosen if c in by_name)) or [s.name for s in structs[:1]]
+    if len(classes) == 1:
+        parts.append(f"#define CURATE_DEFAULT_TILING_TYPE {classes[0]}")
+    else:
+        parts.append(_render_merged(classes, by_name))
+        parts.append(f"#define CURATE_DEFAULT_TILING_TYPE {MERGED_TILING}")
+    return "\n".join(parts) + "\n", "host"
+
+
+def op_dtypes(op_dir: Path | None) -> dict[str, str]:
+    """Upper-case tensor name -> first ge data type listed in the OpDef."""
+    found: dict[str, str] = {}
+    for path in host_sources(op_dir):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "this->Input(" not in text and "this->Output(" not in text:
+            continue
+        for _, name, chain in _IO_RE.findall(text):
+            match = _DTYPE_LIST_RE.search(chain)
+            if match:
+                found.setdefault(name.upper(), match.group(1))
+    return found
+
+
+def _fallback_dtype(name: str) -> str:
+    upper = name.upper()
+    if any(k in upper for k in ("INDEX", "INDICE", "IDX", "OFFSET", "SHAPE", "SIZE", "AXIS", "POS")):
+        return "DT_INT32"
+    if any(k in upper for k in ("MASK", "BOOL", "COND")):
+        return "DT_BOOL"
+    return "DT_FLOAT"
+
+
+def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
+    """-D values for the DTYPE_/ORIG_DTYPE_/FORMAT_ macros a kernel uses but does not define."""
+    used = {(kind, name) for kind, name in _BUILD_MACRO_RE.findall(unit_text) if not name.endswith("_")}
+    if not used:
+        return {}
+    defined = set(_DEFINED_RE.findall(unit_text)) | set(_DECLARED_RE.findall(unit_text))
+    dtypes = op_dtypes(op_dir)
+    if dtypes:
+        # The build defines one macro per OpDef tensor; other DTYPE_ spellings are the kernel's own.
+        used = {(kind, name) for kind, name in used if name in dtypes}
+    macros: dict[str, str] = {}
+    for kind, name in sorted(used):
+        macro = f"{kind}_{name}"
+        if macro in defined:
+            continue
+        dt = dtypes.get(name) or _fallback_dtype(name)
+        if kind == "DTYPE":
+            macros[macro] = DT_TO_CTYPE.get(dt, "float")
+        elif kind == "ORIG_DTYPE":
+            macros[macro] = dt if dt in DT_TO_CTYPE else "DT_FLOAT"
+        elif kind == "FORMAT" and name not in ("ND", "NZ", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ"):
+            macros[macro] = "2"
+    return macros
+
+
+_REGISTER_DEFAULT_RE = re.compile(r"REGISTER_TILING_DEFAULT\s*\(\s*([\w:]+)\s*\)")
+
+
+def op_context(unit_text: str, op_dir: Path | None) -> OpContext:
+    """The injected context of one kernel. A kernel that names its default tiling structure with
+    REGISTER_TILING_DEFAULT(S) reads S through GET_TILING_DATA, whatever the host registered."""
+    header, source = tiling_header(op_dir, unit_text)
+    registered = _REGISTER_DEFAULT_RE.findall(unit_text)
+    if registered:
+        header = re.sub(r"(?m)^#define CURATE_DEFAULT_TILING_TYPE .*$", "", header)
+        header += f"#define CURATE_DEFAULT_TILING_TYPE {registered[0]}\n"
+        source = source or "kernel"
+    return OpContext(defines=build_macros(unit_text, op_dir), header=header, tiling_source=source)

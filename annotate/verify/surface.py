@@ -1,0 +1,89 @@
+"""The project's AscendC surface headers and the clang command line that uses them.
+
+The headers in `surface/` declare the AscendC programming interface (written for curate from the
+public interface; no vendor code). `kernel_operator.h` is the entry name kernels include; the
+`libc/` directory answers the few C++ standard headers device code includes, because the checker
+runs with `-nostdinc` so that results never depend on the machine's system headers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+SURFACE_DIR = Path(__file__).resolve().parent / "surface"
+PRELUDE = SURFACE_DIR / "asc_prelude.h"
+ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h")
+
+
+@dataclass(frozen=True, slots=True)
+class SocProfile:
+    """Preprocessor facts of one SoC family: which `#if` branches of a kernel are compiled."""
+
+    name: str
+    cce_aicore: int
+    npu_arch: int
+    dav_macro: str
+    cce_arch: str  # vendor compiler --cce-aicore-arch value for vector kernels
+    cce_arch_cube: str  # ... and for cube kernels
+
+
+SOC_PROFILES: dict[str, SocProfile] = {
+    "ascend910b": SocProfile("Ascend910B", 220, 2201, "__DAV_C220_VEC__", "dav-c220-vec", "dav-c220-cube"),
+    "ascend910_93": SocProfile(
+        "Ascend910_93", 220, 2201, "__DAV_C220_VEC__", "dav-c220-vec", "dav-c220-cube"
+    ),
+    "ascend910": SocProfile("Ascend910", 100, 1001, "__DAV_C100__", "dav-c100", "dav-c100"),
+    "ascend310p": SocProfile("Ascend310P", 200, 2002, "__DAV_M200__", "dav-m200-vec", "dav-m200"),
+    "ascend310b": SocProfile("Ascend310B", 300, 3002, "__DAV_M300__", "dav-m300", "dav-m300"),
+    "ascend950": SocProfile("Ascend950", 310, 3510, "__DAV_C310__", "dav-c310-vec", "dav-c310-cube"),
+}
+DEFAULT_SOC = "Ascend910B"
+
+
+def soc_profile(soc: str) -> SocProfile:
+    """Accepts family names and concrete chips: Ascend910B, ascend910b3, Ascend950PR_9599, ..."""
+    key = soc.strip().lower()
+    for prefix in sorted(SOC_PROFILES, key=len, reverse=True):
+        if key.startswith(prefix):
+            return SOC_PROFILES[prefix]
+    known = ", ".join(p.name for p in SOC_PROFILES.values())
+    raise ValueError(f"unknown SoC {soc!r}; known families: {known}")
+
+
+def surface_include_dirs() -> list[Path]:
+    return [SURFACE_DIR, SURFACE_DIR / "libc"]
+
+
+def is_surface_file(path: str) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(SURFACE_DIR)
+    except (OSError, ValueError):
+        return False
+
+
+def base_args(soc: str = DEFAULT_SOC) -> list[str]:
+    """Flags shared by every parse: C++17 without system headers, AscendC keywords predefined."""
+    profile = soc_profile(soc)
+    return [
+        "-x",
+        "c++",
+        "-std=c++17",
+        "-nostdinc",
+        "-nostdinc++",
+        "-ferror-limit=0",
+        "-fspell-checking",
+        "-w",
+        "-include",
+        str(PRELUDE),
+        f"-D__CCE_AICORE__={profile.cce_aicore}",
+        f"-D__NPU_ARCH__={profile.npu_arch}",
+        f"-D{profile.dav_macro}",
+        "-DTILING_KEY_VAR=0",
+    ]
+
+
+@cache
+def surface_files() -> tuple[Path, ...]:
+    return tuple(sorted(p for p in SURFACE_DIR.rglob("*") if p.is_file() and p.suffix in ("", ".h")))

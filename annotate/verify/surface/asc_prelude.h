@@ -1,0 +1,224 @@
+// curate AscendC surface: what the vendor compiler provides before any header is read.
+//
+// Written for the curate project from the public AscendC programming interface (names,
+// parameter lists and values are facts of that interface; the declarations are ours). The
+// checker force-includes this file, so a kernel that uses `__aicore__` or `half` before its
+// first #include still parses. Declarations only: nothing here is meant to run.
+#ifndef CURATE_ASC_PRELUDE_H
+#define CURATE_ASC_PRELUDE_H
+
+// Function and address-space qualifiers of the vendor compiler. They are kept as annotate
+// attributes so that a cursor still tells a kernel entry from a helper.
+#define __aicore__ __attribute__((annotate("aicore")))
+#define __global__ __attribute__((annotate("global")))
+#define __gm__
+#define __ubuf__
+#define __local_mem__
+#define __host_aicore__
+#define __disable_kernel_type_autoinfer__
+#define __BLOCK_LOCAL__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __ssbuf__
+#define __tiling_data_ptr__ const
+#define __simd_vf__ __attribute__((annotate("simd_vf")))
+#define __simd_callee__
+#define __simt_vf__ __attribute__((annotate("simt_vf")))
+#define __simt_callee__
+#define __VEC_SCOPE__
+#define __inout_pipe__(pipe)
+#define __in_pipe__(pipe)
+#define __out_pipe__(pipe)
+#define __sync_alias__
+#define __sync_noalias__
+#define __sync_in__
+#define __sync_out__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __cce_get_tile_ptr(p) (p)
+
+// Fixed-width integers without a C library: the checker runs with -nostdinc.
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long int64_t;
+typedef unsigned long uint64_t;
+typedef unsigned long size_t;
+typedef long ssize_t;
+typedef long ptrdiff_t;
+typedef long intptr_t;
+typedef unsigned long uintptr_t;
+typedef long intmax_t;
+typedef unsigned long uintmax_t;
+typedef decltype(nullptr) nullptr_t;
+#ifndef NULL
+#define NULL nullptr
+#endif
+
+// Scalar element types of the vector and cube units. `half` is a real arithmetic type here;
+// the narrower formats are storage types that convert to and from float, as on the device.
+typedef _Float16 half;
+#define CURATE_STORAGE_SCALAR(Name)                                              \
+    struct Name {                                                                \
+        float curate_value_;                                                     \
+        constexpr Name() : curate_value_(0) {}                                   \
+        template <typename CurateU>                                              \
+        constexpr Name(CurateU value) : curate_value_(static_cast<float>(value)) \
+        {}                                                                       \
+        constexpr operator float() const { return curate_value_; }               \
+    }
+CURATE_STORAGE_SCALAR(bfloat16_t);
+CURATE_STORAGE_SCALAR(hifloat8_t);
+CURATE_STORAGE_SCALAR(fp8_e4m3fn_t);
+CURATE_STORAGE_SCALAR(fp8_e5m2_t);
+CURATE_STORAGE_SCALAR(fp8_e8m0_t);
+CURATE_STORAGE_SCALAR(fp4x2_e2m1_t);
+CURATE_STORAGE_SCALAR(fp4x2_e1m2_t);
+CURATE_STORAGE_SCALAR(int4b_t);
+CURATE_STORAGE_SCALAR(int4x2_t);
+CURATE_STORAGE_SCALAR(uint1b_t);
+typedef bfloat16_t bfloat16;
+// Some kernels guard their own fallback typedef with `#ifndef bfloat16_t`; the toolchain's type counts.
+#define bfloat16_t bfloat16_t
+typedef double float64_t;
+typedef half float16_t;
+typedef float float32_t;
+
+// Complex element types (real and imaginary parts of one width).
+struct complex32 {
+    half real;
+    half imag;
+    constexpr complex32() : real(0), imag(0) {}
+    template <typename CurateU>
+    constexpr complex32(CurateU r, CurateU i = 0) : real(static_cast<half>(r)), imag(static_cast<half>(i))
+    {}
+};
+struct complex64 {
+    float real;
+    float imag;
+    constexpr complex64() : real(0), imag(0) {}
+    template <typename CurateU>
+    constexpr complex64(CurateU r, CurateU i = 0) : real(static_cast<float>(r)), imag(static_cast<float>(i))
+    {}
+};
+
+// Scalar min/max/abs of the vector core's scalar unit, usable unqualified in kernel code.
+template <typename CurateT, typename CurateU>
+__aicore__ inline constexpr auto min(const CurateT& a, const CurateU& b)
+{
+    return a < b ? a : b;
+}
+template <typename CurateT, typename CurateU>
+__aicore__ inline constexpr auto max(const CurateT& a, const CurateU& b)
+{
+    return a < b ? b : a;
+}
+template <typename CurateT>
+__aicore__ inline constexpr CurateT abs(const CurateT& a)
+{
+    return a < 0 ? -a : a;
+}
+
+// Kernel argument type: a byte pointer into global memory.
+#define GM_ADDR __gm__ uint8_t*
+
+// Hardware pipes and event ids are compiler built-ins.
+enum pipe_t {
+    PIPE_S = 0,
+    PIPE_V,
+    PIPE_M,
+    PIPE_MTE1,
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_ALL,
+    PIPE_MTE4,
+    PIPE_MTE5,
+    PIPE_V2,
+    PIPE_FIX,
+    PIPE_V3,
+};
+enum event_t {
+    EVENT_ID0 = 0,
+    EVENT_ID1,
+    EVENT_ID2,
+    EVENT_ID3,
+    EVENT_ID4,
+    EVENT_ID5,
+    EVENT_ID6,
+    EVENT_ID7,
+};
+enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
+
+// Kernel task types for KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE.
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX,
+};
+
+// Operator data types as the build system names them (ORIG_DTYPE_<X> expands to one of these).
+// Macros rather than enumerators, because kernels also compare them in #if directives.
+#define DT_FLOAT 0
+#define DT_FLOAT16 1
+#define DT_INT8 2
+#define DT_INT32 3
+#define DT_UINT8 4
+#define DT_INT16 6
+#define DT_UINT16 7
+#define DT_UINT32 8
+#define DT_INT64 9
+#define DT_UINT64 10
+#define DT_DOUBLE 11
+#define DT_BOOL 12
+#define DT_COMPLEX64 16
+#define DT_COMPLEX128 17
+#define DT_BF16 27
+#define DT_INT4 29
+#define DT_COMPLEX32 33
+#define DT_HIFLOAT8 34
+#define DT_FLOAT8_E5M2 35
+#define DT_FLOAT8_E4M3FN 36
+#define DT_FLOAT8_E8M0 37
+#define DT_FLOAT4_E2M1 38
+#define DT_FLOAT4_E1M2 39
+#define DT_UINT1 40
+#define DT_INT2 41
+#define DT_UINT2 42
+#define DT_FLOAT32 DT_FLOAT
+#define DT_BFLOAT16 DT_BF16
+
+// Core-type and build switches: a vector core of the selected SoC.
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+constexpr int32_t g_coreType = AscendC::AIV;
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (g_coreType != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (g_coreType != AscendC::AIC)
+#define ASCEND_IS_AICORE (true)
+#ifndef TILING_KEY_VAR
+#define TILING_KEY_VAR 0
+#endif
+
+// Tiling-key template declarations expand to nothing in a kernel build; they are available to every
+// kernel because the shared operator headers that normally include them may be missing.
+#include "ascendc/host_api/tiling/template_argument.h"
+
+#endif  // CURATE_ASC_PRELUDE_H

@@ -1,0 +1,207 @@
+// curate AscendC surface: the cube path (L1 -> L0A/L0B -> Mmad -> L0C -> Fixpipe).
+#ifndef CURATE_ASCENDC_CUBE_H
+#define CURATE_ASCENDC_CUBE_H
+
+#include "ascendc/datacopy.h"
+
+namespace AscendC {
+
+struct MmadParams {
+    __aicore__ MmadParams() {}
+    __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
+                          const int32_t fmOffsetIn, const bool enSsparseIn, const bool enWinogradAIn,
+                          const bool enWinogradBIn);
+    __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+                          const bool cmatrixSourceIn, const bool cmatrixInitValIn);
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+};
+struct LoadData2DParams {
+    __aicore__ LoadData2DParams() {}
+    __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                                const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn,
+                                const uint8_t addrModeIn);
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = false;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+struct LoadData2DParamsV2 {
+    __aicore__ LoadData2DParamsV2() {}
+    __aicore__ LoadData2DParamsV2(const uint32_t mStartPositionIn, const uint32_t kStartPositionIn,
+                                  const uint16_t mStepIn, const uint16_t kStepIn, const int32_t srcStrideIn,
+                                  const uint16_t dstStrideIn, const bool ifTransposeIn, const uint8_t sidIn);
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+};
+struct LoadData2dTransposeParams {
+    __aicore__ LoadData2dTransposeParams() {}
+    __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstfracGapIn, const uint8_t addrModeIn = 0);
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+constexpr int32_t PAD_SIZE = 4;
+template <typename T>
+struct LoadData3DParamsV2 {
+    __aicore__ LoadData3DParamsV2() {}
+    uint8_t padList[PAD_SIZE] = {0};
+    uint16_t l1H = 0;
+    uint16_t l1W = 0;
+    uint16_t channelSize = 0;
+    uint16_t kExtension = 0;
+    uint16_t mExtension = 0;
+    uint16_t kStartPt = 0;
+    uint16_t mStartPt = 0;
+    uint8_t strideW = 1;
+    uint8_t strideH = 1;
+    uint8_t filterW = 1;
+    uint8_t filterH = 1;
+    uint8_t dilationFilterW = 1;
+    uint8_t dilationFilterH = 1;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    T padValue = 0;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+};
+template <typename T>
+struct InitConstValueParams {
+    __aicore__ InitConstValueParams() {}
+    __aicore__ InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn, const uint16_t dstGapIn,
+                                    const T initValueIn);
+    __aicore__ InitConstValueParams(const uint16_t repeatTimesIn, const T initValueIn);
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = 0;
+};
+struct FixpipeConfig {
+    CO2Layout format;
+    bool isToUB = false;
+    __aicore__ constexpr FixpipeConfig(CO2Layout formatIn) : format(formatIn) {}
+    __aicore__ constexpr FixpipeConfig(CO2Layout formatIn, bool isToUBIn) : format(formatIn), isToUB(isToUBIn) {}
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+struct FixpipeParamsV220 {
+    __aicore__ FixpipeParamsV220() {}
+    __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn, const bool reluEnIn);
+    __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                                 const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                                 const uint16_t dstNdStrideIn, const uint8_t unitFlagIn,
+                                 const bool isChannelSplitIn = false);
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+// The 3510 parameter record carries the same fields; one name per layout keeps kernels portable.
+template <CO2Layout format>
+struct FixpipeParamsArch3510 : FixpipeParamsV220 {
+    using FixpipeParamsV220::FixpipeParamsV220;
+};
+
+// ---- Mmad: C(L0C) = A(L0A) x B(L0B) (+ bias / accumulate) ---------------------------------------
+template <typename T, typename U, typename S>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                            const MmadParams& mmadParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                            const LocalTensor<V>& bias, const MmadParams& mmadParams);
+
+// ---- LoadData: L1 -> L0A/L0B (2-D or image-to-column 3-D) -----------------------------------------
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData2DParams& loadDataParams);
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                const LoadData2DParams& loadDataParams);
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData2DParamsV2& loadDataParams);
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                const LoadData2DParamsV2& loadDataParams);
+template <typename T, typename U = T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2<U>& loadDataParams);
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                             const LoadData2dTransposeParams& loadDataParams);
+__aicore__ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4],
+                                  const FmatrixMode& fmatrixMode);
+template <typename T>
+__aicore__ inline void SetLoadDataPaddingValue(const T padValue);
+__aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue);
+template <typename T, typename U = T>
+__aicore__ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams);
+template <typename T, typename U = T>
+__aicore__ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams);
+template <typename T, typename U>
+__aicore__ inline void BroadCastVecToMM(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                        const int32_t blockCount, const uint8_t blockLen, const uint8_t srcGap,
+                                        const uint8_t dstGap);
+
+// ---- Fixpipe: L0C -> GM / L1 with optional quantisation and layout change ----------------------------
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsV220& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsV220& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& intriParams);
+template <typename T, bool setRelu = false>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false);
+template <typename T>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
+                                        bool isUnitFlag = false);
+__aicore__ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride);
+__aicore__ inline void SetFixpipePreQuantFlag(uint64_t config);
+__aicore__ inline void SetFixPipeClipRelu(uint64_t config);
+
+}  // namespace AscendC
+
+#endif  // CURATE_ASCENDC_CUBE_H

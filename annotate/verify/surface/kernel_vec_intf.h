@@ -1,0 +1,3 @@
+// curate AscendC surface: the vendor sub-header kernel_vec_intf.h, answered by the whole surface.
+#pragma once
+#include "kernel_operator.h"

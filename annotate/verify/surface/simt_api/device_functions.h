@@ -1,0 +1,5 @@
+// curate AscendC surface: SIMT header device_functions.h (the whole SIMT surface).
+#pragma once
+#include "ascendc/types.h"
+#include "ascendc/simt.h"
+#include "libc/cmath"
