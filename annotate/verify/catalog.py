@@ -2,7 +2,7 @@
 
 The surface headers are the single source of truth; the catalog is derived from them by parsing
 with libclang and cached as `surface/catalog.json` (shipped with the package). Regenerate after
-editing the surface with `python -m annotate.verify.catalog --write`; a test checks that the
+editing the surface with `python -m annotate.verify --write`; a test checks that the
 shipped file matches a fresh build.
 """
 
@@ -69,6 +69,10 @@ class Catalog:
     def callable_names(self) -> set[str]:
         """Functions, methods, classes and macros: what a misspelt API name is compared with."""
         return {e.name for e in self.entries if e.kind in ("function", "method", "class", "macro")}
+
+    def known_names(self) -> set[str]:
+        """Every name the surface declares, enumerators and class members included."""
+        return self.names | {m for e in self.entries for m in e.members}
 
     def member_names(self) -> set[str]:
         return {m for e in self.entries if e.kind == "class" for m in e.members}

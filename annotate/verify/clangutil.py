@@ -51,8 +51,27 @@ def template_parameters(cursor: ci.Cursor) -> list[ci.Cursor]:
     return [c for c in cursor.get_children() if c.kind in TEMPLATE_PARAM_KINDS]
 
 
+_OPEN = {"(": ")", "<": ">", "[": "]", "{": "}"}
+
+
 def has_default(parm: ci.Cursor) -> bool:
-    return any(child.kind.is_expression() for child in parm.get_children())
+    """Whether a parameter has a default argument: an `=` in its own tokens.
+
+    Child expressions are not enough (`const MultiCopyParams<T, dim>&` has `dim` as one, `int a[4]`
+    has `4`); and for declarations written by a macro the tokens run on past the parameter, so
+    the scan stops at the `,` or `)` that ends it."""
+    depth: list[str] = []
+    for token in parm.get_tokens():
+        text = token.spelling
+        if text in _OPEN:
+            depth.append(_OPEN[text])
+        elif depth and text == depth[-1]:
+            depth.pop()
+        elif not depth and text in (",", ")", ";"):
+            return False
+        elif not depth and text == "=":
+            return True
+    return False
 
 
 def arity(cursor: ci.Cursor) -> Arity:

@@ -153,7 +153,7 @@ def typo_like(name: str, other: str) -> bool:
     """One inner edit (swap, doubled or dropped letter) keeps the first and last letters: `DataCopyy`
     and `DtaCopy` look like typos of `DataCopy`; `CastT` or `CompareRes` look like other helpers."""
     return (
-        len(name) >= 5
+        len(name) >= 4
         and name[0] == other[0]
         and name[-1] == other[-1]
         and edit_distance(name, other, 2) <= 1

@@ -1,0 +1,161 @@
+"""The verifiers the annotation loop runs, behind the `annotate.seam.Verifier` protocol.
+
+- `SurfaceVerifier` ("surface"): code blocks quoted in the reasoning type-check against the
+  project's AscendC API surface with libclang (always available).
+- `GroundingVerifier` ("grounding"): the reasoning agrees with the kernel's parsed facts.
+- `CannVerifier` ("cann"): complete kernels quoted in the reasoning compile with the vendor
+  compiler (only when a CANN toolkit is found).
+
+`default_verifiers(config)` builds the list for a run.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from annotate.seam import Verifier
+from annotate.verify.cann import CompileRequest, Toolkit, compile_check, detect
+from annotate.verify.catalog import Catalog, load_catalog
+from annotate.verify.clangcheck import CheckOptions, KernelChecker
+from annotate.verify.config import VerifyConfig
+from annotate.verify.grounding import code_blocks, grounding_checks
+from schemas import Diagnostic, KernelUnit
+
+_TOP_LEVEL_RE = re.compile(
+    r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__)", re.MULTILINE
+)
+_UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
+_SNIPPET_PREFIX = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+# Statements are checked inside a function template whose unknown variables (the kernel's members
+# and locals the fragment does not show) get the template's type: calls on them become dependent,
+# so the API name and argument count are still checked, their types are not guessed.
+_FRAGMENT_HEAD = _SNIPPET_PREFIX + "template <typename CurateT>\n__aicore__ inline void CurateSnippet()\n{\n"
+
+
+def snippet_source(block: str, unknown: tuple[str, ...] = ()) -> tuple[str, int]:
+    """A block as a checkable translation unit, and how many lines were put before it."""
+    if _TOP_LEVEL_RE.search(block):
+        return _SNIPPET_PREFIX + block, _SNIPPET_PREFIX.count("\n")
+    declarations = f"CurateT {', '.join(unknown)};" if unknown else "// no unknown names"
+    head = _FRAGMENT_HEAD + declarations + "\n"
+    return head + block + "\n}\n", head.count("\n")
+
+
+class SurfaceVerifier:
+    """Quoted code must not call AscendC APIs that do not exist, nor with the wrong arguments."""
+
+    name = "surface"
+
+    def __init__(self, config: VerifyConfig | None = None, checker: KernelChecker | None = None) -> None:
+        self.config = config or VerifyConfig()
+        self._checker = checker
+
+    @property
+    def checker(self) -> KernelChecker:
+        if self._checker is None:
+            self._checker = KernelChecker()
+        return self._checker
+
+    def check_block(self, block: str, name: str) -> tuple[list[Diagnostic], int]:
+        """Errors of one code block (lines relative to the generated source) and the line offset."""
+        options = CheckOptions(soc=self.config.soc, snippet=True)
+        source, offset = snippet_source(block)
+        result = self.checker.check_source(source, name, options)
+        unknown = tuple(
+            sorted({m.group(1) for d in result.diagnostics if (m := _UNDECLARED_RE.match(d.message))})
+        )
+        if unknown and not _TOP_LEVEL_RE.search(block):
+            source, offset = snippet_source(block, unknown)
+            result = self.checker.check_source(source, name, options)
+        return result.errors, offset
+
+    def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
+        del unit, instruction
+        if not self.config.snippets:
+            return []
+        found: list[Diagnostic] = []
+        for index, (first_line, block) in enumerate(code_blocks(reasoning), start=1):
+            errors, offset = self.check_block(block, f"snippet{index}.cpp")
+            for d in errors:
+                line = d.line - offset
+                found.append(
+                    Diagnostic(
+                        "surface.snippet",
+                        "error",
+                        f"code block {index}, line {max(line, 1)}: {d.message}",
+                        "",
+                        first_line + max(line, 1) - 1,
+                    )
+                )
+        return found
+
+
+class GroundingVerifier:
+    """The reasoning's claims (APIs, buffer counts, positions, tiling fields) match the kernel."""
+
+    name = "grounding"
+
+    def __init__(self, config: VerifyConfig | None = None, catalog: Catalog | None = None) -> None:
+        self.config = config or VerifyConfig()
+        self.checks = grounding_checks(
+            catalog or load_catalog(), self.config.max_overlap, self.config.min_section_chars
+        )
+
+    def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
+        del instruction
+        found: list[Diagnostic] = []
+        for check in self.checks.values():
+            found.extend(check(unit, reasoning))
+        return found
+
+
+class CannVerifier:
+    """Complete kernels quoted in the reasoning compile with the vendor compiler."""
+
+    name = "cann"
+
+    def __init__(self, toolkit: Toolkit, config: VerifyConfig | None = None) -> None:
+        self.toolkit = toolkit
+        self.config = config or VerifyConfig()
+
+    def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
+        del unit, instruction
+        found: list[Diagnostic] = []
+        for index, (first_line, block) in enumerate(code_blocks(reasoning), start=1):
+            if "__global__" not in block:
+                continue  # fragments cannot be compiled on their own
+            with tempfile.TemporaryDirectory(prefix="curate-cann-") as tmp:
+                source = Path(tmp) / f"snippet{index}.cpp"
+                source.write_text(block, encoding="utf-8")
+                request = CompileRequest(source, soc=self.config.soc)
+                for d in compile_check(self.toolkit, request, self.config.compile_timeout_s):
+                    if d.severity == "error":
+                        found.append(
+                            Diagnostic(
+                                "cann.snippet",
+                                "error",
+                                f"code block {index}: {d.message}",
+                                "",
+                                first_line + d.line - 1,
+                            )
+                        )
+        return found
+
+
+def default_verifiers(config: Any = None) -> list[Verifier]:
+    """The verifiers of an annotation run; `config` is a VerifyConfig or any config object whose
+    same-named fields apply (the annotate stage passes its own)."""
+    cfg = VerifyConfig.from_any(config)
+    catalog = load_catalog()
+    verifiers: list[Verifier] = [
+        SurfaceVerifier(cfg, KernelChecker(catalog)),
+        GroundingVerifier(cfg, catalog),
+    ]
+    if cfg.cann:
+        detection = detect(cfg.cann_home or None)
+        if detection.toolkit is not None:
+            verifiers.append(CannVerifier(detection.toolkit, cfg))
+    return verifiers

@@ -1,0 +1,113 @@
+"""`curate check-kernel PATH...`: type-check AscendC kernel files against the API surface.
+
+Each file is parsed with libclang against the project's AscendC surface (and compiled with the
+vendor compiler too when a CANN toolkit is found). Output per file: `path: ok|FAILED` and its
+findings, or with `--json` one object per line: {"path", "ok", "diagnostics": [{"line",
+"severity", "message", ...}]}. Exit status: 0 every file passes, 1 some file fails, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annotate.verify.cann import CompileRequest, compile_check, detect
+from annotate.verify.clangcheck import CheckOptions, CheckResult, KernelChecker
+from annotate.verify.config import VerifyConfig
+from annotate.verify.surface import soc_profile
+from curate.config import load_config
+from curate.errors import UserError
+
+KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".h", ".hpp")
+_KERNEL_RE = re.compile(r"__global__")
+
+
+def kernel_files(paths: list[Path]) -> list[Path]:
+    """Files as given; directories expand to the kernel files (defining a `__global__`) under them."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            for candidate in sorted(path.rglob("*")):
+                if candidate.suffix in KERNEL_SUFFIXES and candidate.is_file():
+                    text = candidate.read_text(encoding="utf-8", errors="replace")
+                    if _KERNEL_RE.search(text):
+                        found.append(candidate)
+        else:
+            raise UserError(f"{path} does not exist; give kernel files or directories")
+    if not found:
+        raise UserError("no kernel files found (a kernel file defines a __global__ function)")
+    return found
+
+
+def _print_human(result: CheckResult, show_warnings: bool) -> None:
+    status = "ok" if result.ok else "FAILED"
+    errors = len(result.errors)
+    warnings = sum(d.severity == "warning" for d in result.diagnostics)
+    print(f"{result.path}: {status} ({errors} errors, {warnings} warnings)")
+    for d in result.diagnostics:
+        if d.severity == "error" or show_warnings:
+            where = f"{d.path}:{d.line}" if d.path and d.path != result.path else f"line {d.line}"
+            print(f"  {where}: {d.severity}: {d.message} [{d.check}]")
+
+
+def check_kernel(
+    paths: Annotated[list[Path], typer.Argument(help="Kernel files, or directories to search for them.")],
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per file and line.")] = False,
+    include: Annotated[
+        list[Path] | None, typer.Option("--include", "-I", help="Extra include directory (repeatable).")
+    ] = None,
+    soc: Annotated[
+        str | None, typer.Option(help="Target SoC, e.g. Ascend910B (default) or Ascend950.")
+    ] = None,
+    cann_home: Annotated[
+        str | None, typer.Option("--cann-home", help="CANN toolkit root (default: $ASCEND_HOME_PATH).")
+    ] = None,
+    cann: Annotated[
+        bool | None, typer.Option("--cann/--no-cann", help="Also compile with the vendor compiler if found.")
+    ] = None,
+    warnings: Annotated[bool, typer.Option("--warnings", help="Also print warnings (human output).")] = False,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="curate.toml to read [verify] from.")
+    ] = None,
+) -> None:
+    """Type-check kernels against the AscendC API surface; exit 1 when any file fails."""
+    cfg = load_config(
+        VerifyConfig, "verify", cli={"soc": soc, "cann_home": cann_home, "cann": cann}, config_file=config
+    )
+    try:
+        soc_profile(cfg.soc)
+    except ValueError as exc:
+        raise UserError(f"--soc: {exc}") from None
+    files = kernel_files(paths)
+    extra = [p.resolve() for p in include or []]
+    for d in extra:
+        if not d.is_dir():
+            raise UserError(f"-I {d} is not a directory")
+    toolkit = detect(cfg.cann_home or None).toolkit if cfg.cann else None
+    checker = KernelChecker()
+    failed = 0
+    for path in files:
+        result = checker.check_file(path, CheckOptions(include_dirs=extra, soc=cfg.soc))
+        if toolkit is not None:
+            request = CompileRequest(path.resolve(), soc=cfg.soc, include_dirs=extra)
+            result.diagnostics += compile_check(toolkit, request, cfg.compile_timeout_s)
+            result.ok = not result.errors
+        failed += not result.ok
+        if json_out:
+            print(json.dumps(result.to_json(), ensure_ascii=False))
+        else:
+            _print_human(result, warnings)
+    if not json_out and len(files) > 1:
+        print(f"{len(files) - failed} of {len(files)} files pass")
+    if failed:
+        raise SystemExit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check-kernel")(check_kernel)
