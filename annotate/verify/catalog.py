@@ -9,6 +9,7 @@ shipped file matches a fresh build.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -55,9 +56,19 @@ class CatalogEntry:
     members: list[str] = field(default_factory=list)  # classes: method names; enums: enumerators
 
 
+def surface_digest() -> str:
+    """A digest of every surface header: the catalog built from other headers is stale."""
+    digest = hashlib.sha256()
+    for path in sorted(SURFACE_DIR.rglob("*.h")):
+        digest.update(path.relative_to(SURFACE_DIR).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 @dataclass(slots=True)
 class Catalog:
     entries: list[CatalogEntry]
+    digest: str = ""  # surface_digest() of the headers it was built from
 
     @property
     def names(self) -> set[str]:
@@ -78,7 +89,11 @@ class Catalog:
         return {m for e in self.entries if e.kind == "class" for m in e.members}
 
     def to_json(self) -> str:
-        payload = {"version": CATALOG_VERSION, "entries": [asdict(e) for e in self.entries]}
+        payload = {
+            "version": CATALOG_VERSION,
+            "surface_digest": self.digest,
+            "entries": [asdict(e) for e in self.entries],
+        }
         return json.dumps(payload, indent=1, sort_keys=True) + "\n"
 
     @classmethod
@@ -88,7 +103,7 @@ class Catalog:
         for raw in data["entries"]:
             raw["overloads"] = [Overload(**o) for o in raw.get("overloads", [])]
             entries.append(CatalogEntry(**raw))
-        return cls(entries)
+        return cls(entries, data.get("surface_digest", ""))
 
 
 def _relative(path: str) -> str:
@@ -191,15 +206,21 @@ def build_catalog() -> Catalog:
                 c.spelling for c in cursor.get_children() if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL
             ]
     entries = sorted(by_key.values(), key=lambda e: (e.qualified, e.kind))
-    return Catalog(entries)
+    return Catalog(entries, surface_digest())
+
+
+def shipped_catalog() -> Catalog | None:
+    """The catalog JSON next to the surface, when it exists and was built from these headers."""
+    if not CATALOG_PATH.exists():
+        return None
+    catalog = Catalog.from_json(CATALOG_PATH.read_text(encoding="utf-8"))
+    return catalog if catalog.digest == surface_digest() else None
 
 
 @cache
 def load_catalog() -> Catalog:
-    """The shipped catalog; built from the surface when the JSON is missing."""
-    if CATALOG_PATH.exists():
-        return Catalog.from_json(CATALOG_PATH.read_text(encoding="utf-8"))
-    return build_catalog()
+    """The shipped catalog; built from the surface when the JSON is missing or stale."""
+    return shipped_catalog() or build_catalog()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -222,6 +222,12 @@ def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verd
             "surface.unknown",
             f"'{name}' needs `using namespace AscendC`, presumably in a missing include",
         )
+    if hint and hint_short == short and not ctx.context_incomplete:
+        qualified = f"{namespace}::{short}" if namespace and "::" not in name else name
+        elsewhere = hint if "::" in hint else f"::{hint}"
+        return Verdict(
+            "error", "clang.undeclared", f"'{qualified}' is not declared; '{short}' exists as '{elsewhere}'"
+        )
     if hint and (not ctx.context_incomplete or _near(short, hint_short)):
         return Verdict("error", "clang.undeclared", f"'{name}' is not declared; did you mean '{hint}'?")
     if (

@@ -56,7 +56,8 @@ __aicore__ inline int64_t GetBlockIdx();
 __aicore__ inline int64_t GetBlockNum();
 __aicore__ inline int64_t GetSubBlockIdx();
 __aicore__ inline int64_t GetSubBlockNum();
-__aicore__ inline int64_t GetTaskRation();
+__aicore__ inline int64_t GetTaskRatio();
+__aicore__ inline int64_t GetTaskRation();  // the older spelling, still declared
 __aicore__ inline int64_t GetProgramCounter();
 __aicore__ inline void GetArchVersion(uint32_t& coreVersion);
 __aicore__ inline void Trap();

@@ -212,6 +212,9 @@ __aicore__ inline void InitCurObj(TPipe* tpipe, Objects&&... objects);
 
 }  // namespace AscendC
 
+// Kernels may also spell the namespace `matmul::`.
+namespace matmul = AscendC;
+
 // Binds Matmul objects (and their tilings) to the pipe and workspace of the kernel.
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) AscendC::InitCurObj(tpipe, __VA_ARGS__)
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
