@@ -12,7 +12,7 @@ happens. These checks look at the uninstantiated AST instead:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import clang.cindex as ci
@@ -185,24 +185,42 @@ def _adl_may_add(args: list[ci.Cursor], functions: list[ci.Cursor]) -> bool:
     return False
 
 
+_METHOD_KINDS = (
+    ci.CursorKind.CXX_METHOD,
+    ci.CursorKind.FUNCTION_TEMPLATE,
+    ci.CursorKind.CONSTRUCTOR,
+    ci.CursorKind.DESTRUCTOR,
+)
+
+
 def _is_dependent(call: ci.Cursor) -> bool:
     return call.type.spelling == "<dependent type>" or call.type.kind == ci.TypeKind.DEPENDENT
 
 
 class AstChecker:
-    def __init__(self, catalog: Catalog, ctx: Context) -> None:
+    def __init__(
+        self, catalog: Catalog, ctx: Context, in_host: Callable[[str, int], bool] | None = None
+    ) -> None:
         self.catalog = catalog
         self.ctx = ctx
+        self.in_host = in_host  # (file, line) -> inside a host function
         self.members_by_class = {e.name: set(e.members) for e in catalog.entries if e.kind == "class"}
 
     def run(self, tu: ci.TranslationUnit, unit_files: set[str]) -> list[Finding]:
         findings: list[Finding] = []
         for cursor in unit_cursors(tu.cursor, unit_files):
+            if cursor.kind in _METHOD_KINDS and cursor.is_definition():
+                owner = cursor.semantic_parent
+                if owner is not None and owner.kind == ci.CursorKind.CLASS_TEMPLATE:
+                    findings += self._check_this_members(cursor, owner)
             if cursor.kind != ci.CursorKind.CALL_EXPR:
                 continue
+            if self.in_host is not None and self.ctx.host_missing:
+                self.ctx.in_host = self.in_host(norm(cu.file_of(cursor)), cursor.location.line)
             verdict = self._check_call(cursor)
             if verdict is not None:
                 findings.append(Finding(cu.file_of(cursor), cursor.location.line, verdict))
+        self.ctx.in_host = False
         return findings
 
     def _check_call(self, call: ci.Cursor) -> Verdict | None:
@@ -262,6 +280,35 @@ class AstChecker:
             "ascendc.argument_types",
             f"no overload of {owner}::{name} accepts arguments of kinds ({shown})",
         )
+
+    def _check_this_members(self, method: ci.Cursor, owner: ci.Cursor) -> list[Finding]:
+        """`this->name` in a member of a class template without base classes: clang leaves the
+        lookup to instantiation, but no instantiation can add a member the template lacks."""
+        definition = owner.get_definition() or owner
+        members: set[str] = set()
+        for child in definition.get_children():
+            if child.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
+                return []  # a base may declare it
+            if child.spelling:
+                members.add(child.spelling)
+        found: list[Finding] = []
+        for node in _descend(method):
+            if node.kind != ci.CursorKind.MEMBER_REF_EXPR or node.referenced is not None:
+                continue
+            children = list(node.get_children())
+            if not children or children[0].kind != ci.CursorKind.CXX_THIS_EXPR:
+                continue
+            tokens = [t.spelling for t in node.get_tokens()]
+            name = node.spelling or (tokens[-1] if tokens else "")
+            if not name.isidentifier() or name in members or name in self.ctx.lenient_names:
+                continue
+            near = closest(name, members)
+            hint = f"; did you mean '{near}'?" if near else ""
+            message = f"no member named '{name}' in '{definition.spelling}'{hint}"
+            found.append(
+                Finding(cu.file_of(node), node.location.line, Verdict("error", "clang.no_member", message))
+            )
+        return found
 
     def _check_dependent_member(self, member: ci.Cursor) -> Verdict | None:
         tokens = [t.spelling for t in member.get_tokens()]

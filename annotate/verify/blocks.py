@@ -43,3 +43,26 @@ def block_headers(text: str) -> tuple[tuple[str, ...], ...]:
 def headers_at(text: str, line: int) -> tuple[str, ...]:
     lines = block_headers(text)
     return lines[line - 1] if 0 < line <= len(lines) else ()
+
+
+_NOT_A_FUNCTION = re.compile(
+    r"^(?:template\s*<.*>\s*)?(?:namespace|extern|class|struct|union|enum)\b", re.DOTALL
+)
+DEVICE_MARKERS = ("__aicore__", "__global__")
+
+
+def function_header(headers: tuple[str, ...]) -> str | None:
+    """The header of the outermost function among enclosing blocks (control-flow blocks can only
+    be inside one), or None at namespace or class scope."""
+    for header in headers:
+        if _NOT_A_FUNCTION.match(header) or "(" not in header or header.endswith("="):
+            continue
+        return header
+    return None
+
+
+def in_host_function(text: str, line: int) -> bool:
+    """The line is inside a function not marked `__aicore__`/`__global__` (host code: main(),
+    file readers, launch wrappers)."""
+    header = function_header(headers_at(text, line))
+    return header is not None and not any(marker in header for marker in DEVICE_MARKERS)

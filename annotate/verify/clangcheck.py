@@ -30,7 +30,13 @@ from annotate.verify.includes import (
 from annotate.verify.judge import NOT_FOUND_RE, judge
 from annotate.verify.opcontext import OP_CONTEXT_HEADER, op_context
 from annotate.verify.surface import DEFAULT_SOC, SURFACE_DIR, base_args, surface_include_dirs
-from annotate.verify.tuinfo import declared_names, failed_calls, included_macros, unit_declarations
+from annotate.verify.tuinfo import (
+    class_headers,
+    declared_names,
+    failed_calls,
+    included_macros,
+    unit_declarations,
+)
 from schemas import Diagnostic
 
 # `kernel<<<grid, l2ctrl, stream>>>(args);`: a host-side launch statement (CUDA-style chevrons)
@@ -190,14 +196,17 @@ class KernelChecker:
         ctx = Context(
             api_names=self.api_names,
             declared=declared,
-            missing_includes=bool(unit.missing),
+            missing_includes=any(not is_host_header(name) for name in unit.missing),
+            host_missing=any(is_host_header(name) for name in unit.missing),
             snippet=unit.options.snippet,
         )
         calls: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
-        if ctx.context_incomplete:
+        if ctx.context_incomplete or ctx.host_missing:
             ctx.unit_declared = unit_declarations(tu, set(unit.sources))
             ctx.known = declared | ctx.unit_declared | included_macros(tu, unit.sources) | CPP_KEYWORDS
             calls = failed_calls(tu, set(unit.sources))
+            ctx.class_headers = class_headers(tu, unit.sources)
+            ctx.unit_text = "\n".join(unit.sources.values())
 
         def display(file: str) -> str:
             return _display_path(file, unit.path, unit.display)
@@ -215,6 +224,19 @@ class KernelChecker:
         diagnostics += judge(tu, unit.sources, ctx, self.catalog, calls, display)
         ok = not any(d.severity == "error" for d in diagnostics)
         return CheckResult(unit.display, ok, diagnostics)
+
+
+# Headers only host code includes: the runtime (acl), the launch stubs the build generates, the CPU
+# debug library, and C/C++ standard headers the surface does not provide. When only these are
+# missing, device code (`__aicore__`/`__global__` functions, classes) is judged with full strictness.
+HOST_HEADER_RE = re.compile(
+    r"^(?:acl/|aclnn|aclrtlaunch_|tikicpulib\.h$|runtime/|experiment/|graph/|"
+    r"[a-z_]+$|c?std\w*\.h$|(?:stdio|stdlib|string|math|unistd|fcntl|time|assert)\.h$|sys/)"
+)
+
+
+def is_host_header(name: str) -> bool:
+    return bool(HOST_HEADER_RE.match(name))
 
 
 def _display_path(file: str, entry: Path, display: str) -> str:

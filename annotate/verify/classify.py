@@ -187,16 +187,20 @@ class Context:
 
     api_names: set[str]  # catalog functions, classes, methods, macros
     declared: set[str]  # every name declared anywhere in the TU (surface included)
-    missing_includes: bool = False
+    missing_includes: bool = False  # a header device code may depend on is missing
+    host_missing: bool = False  # only host-side headers are missing (acl/acl.h, <fstream>, ...)
+    in_host: bool = False  # set while judging: the error is inside a host function
     snippet: bool = False  # a fragment of reasoning: missing context is expected
     lenient_names: set[str] = field(default_factory=set)  # unknown names judged "surface cannot know"
     known: set[str] = field(default_factory=set)  # declared anywhere incl. locals, macros, keywords
     unit_declared: set[str] = field(default_factory=set)  # declared in the unit's own files
     tu_has_cascade: bool = False  # set while judging: an earlier finding in the TU was lenient
+    class_headers: dict[str, str] = field(default_factory=dict)  # classes the unit defines
+    unit_text: str = ""  # the unit's own source text
 
     @property
     def context_incomplete(self) -> bool:
-        return self.missing_includes or self.snippet
+        return self.missing_includes or self.snippet or (self.host_missing and self.in_host)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,8 +232,6 @@ def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verd
         return Verdict(
             "error", "clang.undeclared", f"'{qualified}' is not declared; '{short}' exists as '{elsewhere}'"
         )
-    if hint and (not ctx.context_incomplete or _near(short, hint_short)):
-        return Verdict("error", "clang.undeclared", f"'{name}' is not declared; did you mean '{hint}'?")
     if (
         ctx.context_incomplete
         and namespace
@@ -244,12 +246,20 @@ def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verd
             f"'{name}': its qualifier is the kernel's own, whose definition is missing",
         )
     if namespace.startswith("AscendC") or name.startswith("AscendC::"):
-        near = closest(short, ctx.api_names)
+        near = closest(short, ctx.api_names) or (hint_short if hint_short in ctx.api_names else None)
         tail = f"; did you mean '{near}'?" if near else ""
         scope = namespace or "AscendC"
         return Verdict(
             "error", "ascendc.unknown_api", f"'{short}' is not an AscendC API (namespace {scope}){tail}"
         )
+    if hint and (not ctx.context_incomplete or _near(short, hint_short)):
+        if hint_short in ctx.api_names and _near(short, hint_short):
+            return Verdict(
+                "error",
+                "ascendc.unknown_api",
+                f"'{short}' is not an AscendC API; did you mean '{hint_short}'?",
+            )
+        return Verdict("error", "clang.undeclared", f"'{name}' is not declared; did you mean '{hint}'?")
     near = closest(short, ctx.api_names, strict=ctx.context_incomplete)
     if near is not None and short not in ctx.declared:
         return Verdict(
@@ -257,7 +267,7 @@ def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verd
         )
     if BUILD_MACRO_RE.match(short) or ctx.context_incomplete:
         ctx.lenient_names.add(short)
-        where = "a missing include" if ctx.missing_includes else "context the snippet does not show"
+        where = "context the snippet does not show" if ctx.snippet else "a missing include"
         return Verdict(
             "warning", "surface.unknown", f"'{name}' is not declared here; it may come from {where}"
         )
@@ -303,6 +313,21 @@ def _shadowed_call(message: str, failed_calls: list[tuple[str, list[str]]], ctx:
     return None
 
 
+def _closed_class_member(name: str, owner: str, ctx: Context) -> bool:
+    """`no member named NAME in OWNER` cannot be a follow-on of a missing include: OWNER is defined
+    by the unit with a header naming only known things, and NAME is written nowhere else (a member
+    whose declaration failed to parse would be)."""
+    if not ctx.context_incomplete or not ctx.known:
+        return False
+    short = re.sub(r"<.*", "", owner).split("::")[-1]
+    header = ctx.class_headers.get(short)
+    if header is None or _unknown_identifiers(header, ctx):
+        return False
+    if name in ctx.lenient_names:
+        return False
+    return len(re.findall(rf"\b{re.escape(name)}\b", ctx.unit_text)) <= 1
+
+
 def classify(
     message: str,
     line_text: str,
@@ -333,6 +358,9 @@ def classify(
         # the object is an AscendC class the surface declares completely: a missing member is an
         # error whatever else on the line is unknown
         return Verdict("error", "ascendc.unknown_member", message)
+    if member and _closed_class_member(member.group("name"), member.group("owner"), ctx):
+        # a class the kernel defines, whose bases are all known: no missing header can add members
+        return Verdict("error", "clang.no_member", message)
     if ctx.lenient_names and set(IDENT_RE.findall(line_text)) & ctx.lenient_names:
         return Verdict(
             "warning", "surface.cascade", f"follows from a name the surface cannot know: {message}"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from annotate.seam import REASONING_SECTIONS, reasoning_sections
 from annotate.verify.catalog import Catalog
-from annotate.verify.classify import edit_distance
+from annotate.verify.classify import closest, edit_distance
 from schemas import Diagnostic, KernelUnit
 
 QUALIFIED_RE = re.compile(r"\bAscendC::((?:\w+::)*)(\w+)")
@@ -100,8 +100,14 @@ def _in_code(name: str, code: str) -> bool:
 
 
 def _closest(name: str, candidates: list[str]) -> str | None:
+    """The candidate `name` most likely stands for: a few edits away, or a shortening of it."""
     scored = sorted((edit_distance(name, c, 4), c) for c in candidates if c != name)
-    return scored[0][1] if scored and scored[0][0] <= max(1, len(name) // 3) else None
+    if scored and scored[0][0] <= max(1, len(name) // 3):
+        return scored[0][1]
+    longer = sorted(
+        c for c in candidates if len(name) >= 4 and c.startswith(name) and len(c) - len(name) <= 4
+    )
+    return longer[0] if longer else None
 
 
 def check_api_exists(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iterator[Diagnostic]:
@@ -109,10 +115,16 @@ def check_api_exists(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iter
     for m in api_mentions(reasoning):
         if m.name in names or _in_code(m.name, unit.code):
             continue
-        near_used = _closest(m.name, list(unit.apis))
-        near = near_used or _closest(m.name, sorted(catalog.callable_names()))
-        if not m.qualified and near is None:
-            continue  # a helper name of the explanation, not an AscendC API
+        if m.qualified:
+            near_used = _closest(m.name, list(unit.apis))
+            near = near_used or _closest(m.name, sorted(catalog.callable_names()))
+        else:
+            # unqualified: only a typo of an AscendC name counts (`CopyIn()` is the kernel's own
+            # stage, not a misspelt `Copy`)
+            near_used = closest(m.name, set(unit.apis), strict=True)
+            near = near_used or closest(m.name, catalog.callable_names(), strict=True)
+            if near is None:
+                continue  # a helper name of the explanation, not an AscendC API
         shown = m.qualified or m.name
         hint = ""
         if near_used:

@@ -17,7 +17,7 @@ import clang.cindex as ci
 
 from annotate.verify import clangutil as cu
 from annotate.verify.astcheck import AstChecker, norm, unit_cursors
-from annotate.verify.blocks import headers_at
+from annotate.verify.blocks import headers_at, in_host_function
 from annotate.verify.catalog import Catalog
 from annotate.verify.classify import Context, Verdict, classify
 from annotate.verify.includes import VIRTUAL_ROOT
@@ -98,6 +98,9 @@ def classify_errors(
             ctx.tu_has_cascade = any(
                 e.verdict is not None and e.verdict.severity == "warning" for e in errors
             )
+            ctx.in_host = (
+                ctx.host_missing and err.file in sources and in_host_function(sources[err.file], err.line)
+            )
             err.verdict = classify(
                 err.message,
                 _line_text(err.file, err.line, sources),
@@ -108,7 +111,8 @@ def classify_errors(
                 else (),
                 failed_calls=failed_calls.get((err.file, err.line), []),
             )
-        if not ctx.context_incomplete:
+        ctx.in_host = False
+        if not (ctx.context_incomplete or ctx.host_missing):
             return
         lenient_lines = {
             (e.file, e.line) for e in errors if e.verdict and e.verdict.check.startswith("surface.")
@@ -144,7 +148,11 @@ def judge(
         if e.verdict.severity == "error":
             error_lines.add((e.file, e.line))
     try:
-        findings = AstChecker(catalog, ctx).run(tu, set(sources))
+
+        def host_line(file: str, line: int) -> bool:
+            return file in sources and in_host_function(sources[file], line)
+
+        findings = AstChecker(catalog, ctx, host_line).run(tu, set(sources))
     except ValueError as exc:  # a libclang construct the Python bindings cannot describe
         findings = []
         diagnostics.append(

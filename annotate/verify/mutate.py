@@ -162,16 +162,23 @@ def wrong_template_argument(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("template_arg", _line_of(text, m.start(1)), m.group(1), "float", mutated)
 
 
-def undeclared_variable(text: str, rng: random.Random) -> Mutation | None:
-    """Rename one use of a `this->member` or local variable inside an API call argument list."""
+def undeclared_variable(text: str, rng: random.Random, api_names: set[str] | None = None) -> Mutation | None:
+    """Rename one use of a variable to an undeclared name: a `this->member`, or (given the API
+    names) a plain variable passed to an AscendC API call."""
     code = _masked(text)
-    uses = list(re.finditer(r"\bthis->(\w+)\b", code))
-    if not uses:
+    spans = [(m.start(1), m.end(1)) for m in re.finditer(r"\bthis->(\w+)\b", code)]
+    for _, _, open_pos, close in api_call_sites(text, api_names or set()):
+        for start, end in _split_args(code, open_pos, close):
+            arg = code[start:end].strip()
+            if re.fullmatch(r"[a-z_]\w*", arg) and len(re.findall(rf"\b{arg}\b", code)) > 1:
+                offset = code.index(arg, start)
+                spans.append((offset, offset + len(arg)))
+    if not spans:
         return None
-    m = rng.choice(uses)
-    wrong = m.group(1) + "Undeclared"
-    mutated = text[: m.start(1)] + wrong + text[m.end(1) :]
-    return Mutation("undeclared_var", _line_of(text, m.start(1)), m.group(1), wrong, mutated)
+    start, end = rng.choice(sorted(set(spans)))
+    wrong = text[start:end] + "Undeclared"
+    mutated = text[:start] + wrong + text[end:]
+    return Mutation("undeclared_var", _line_of(text, start), text[start:end], wrong, mutated)
 
 
 # Method names distinctive enough that a call `x.Name(` is almost surely the AscendC one.

@@ -1,7 +1,8 @@
 """Re-judge stored annotations and attempts with the verifiers of the day (`curate verify`).
 
 No teacher is called: each stored reasoning is verified again against its unit's facts, and the
-verdict and diagnostics are replaced. A unit's final verdict follows its final reasoning.
+verdict and diagnostics are replaced. A unit's final verdict follows its final reasoning; its
+diagnostics are, as the loop records them, the findings of all its rounds.
 Annotations that never got a reasoning (`pending`, `failed`) are left as they are. A verifier that
 raises yields an error diagnostic (never a silent pass), as in the annotation loop.
 """
@@ -16,6 +17,7 @@ from annotate.seam import Verifier, is_accepted
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit
 
 JUDGED = ("accepted", "rejected")
+TEACHER_CHECK_PREFIX = "teacher."  # the loop's own findings (format, refusal): not a verifier's
 
 
 @dataclass
@@ -58,6 +60,19 @@ def reverify(
             memo[key] = run_verifiers(verifiers, unit, instruction, reasoning)
         return list(memo[key])
 
+    new_attempts: list[Attempt] = []
+    per_unit: dict[str, list[tuple[int, list[Diagnostic]]]] = {}
+    for att in attempts:
+        unit = units.get(att.unit_id)
+        if att.verdict not in JUDGED or unit is None or not att.reasoning:
+            new_attempts.append(att)
+            continue
+        diagnostics = judge(unit, instructions.get(att.unit_id, ""), att.reasoning)
+        verdict = "accepted" if is_accepted(diagnostics) else "rejected"
+        summary.attempts += 1
+        per_unit.setdefault(att.unit_id, []).append((att.round, diagnostics))
+        new_attempts.append(dataclasses.replace(att, verdict=verdict, diagnostics=diagnostics))
+
     new_annotations: list[Annotation] = []
     for ann in annotations:
         unit = units.get(ann.unit_id)
@@ -69,21 +84,17 @@ def reverify(
             summary.unknown_units += 1
             new_annotations.append(ann)
             continue
-        diagnostics = judge(unit, ann.instruction, ann.reasoning)
-        verdict = "accepted" if is_accepted(diagnostics) else "rejected"
+        final = judge(unit, ann.instruction, ann.reasoning)
+        verdict = "accepted" if is_accepted(final) else "rejected"
+        # As the loop records them: the findings of every round, the teacher's own failures
+        # (unparsable answers, refusals) kept as they were.
+        rounds = [d for _, found in sorted(per_unit.get(ann.unit_id, []), key=lambda r: r[0]) for d in found]
+        kept = [d for d in ann.diagnostics if d.check.startswith(TEACHER_CHECK_PREFIX)]
         summary.annotations += 1
         summary.accepted += verdict == "accepted"
         summary.rejected += verdict == "rejected"
         summary.changed += verdict != ann.verdict
-        new_annotations.append(dataclasses.replace(ann, verdict=verdict, diagnostics=diagnostics))
-    new_attempts: list[Attempt] = []
-    for att in attempts:
-        unit = units.get(att.unit_id)
-        if att.verdict not in JUDGED or unit is None or not att.reasoning:
-            new_attempts.append(att)
-            continue
-        diagnostics = judge(unit, instructions.get(att.unit_id, ""), att.reasoning)
-        verdict = "accepted" if is_accepted(diagnostics) else "rejected"
-        summary.attempts += 1
-        new_attempts.append(dataclasses.replace(att, verdict=verdict, diagnostics=diagnostics))
+        new_annotations.append(
+            dataclasses.replace(ann, verdict=verdict, diagnostics=kept + (rounds or final))
+        )
     return new_annotations, new_attempts, summary

@@ -89,3 +89,21 @@ def failed_calls(
         key = (norm(cu.file_of(cursor)), cursor.location.line)
         found.setdefault(key, []).append((refs[0].spelling, [a.type.spelling for a in children[1:]]))
     return found
+
+
+_CLASS_KINDS = (ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL, ci.CursorKind.CLASS_TEMPLATE)
+
+
+def class_headers(tu: ci.TranslationUnit, sources: dict[str, str]) -> dict[str, str]:
+    """The classes the unit's own files define: name -> the text of its header (up to the `{`)."""
+    found: dict[str, str] = {}
+    for cursor in unit_cursors(tu.cursor, set(sources)):
+        if cursor.kind not in _CLASS_KINDS or not cursor.is_definition() or not cursor.spelling:
+            continue
+        text = sources.get(norm(cu.file_of(cursor)), "")
+        start = cursor.extent.start.offset
+        brace = text.find("{", start)
+        if brace < 0:
+            continue
+        found.setdefault(cursor.spelling, text[start:brace])
+    return found

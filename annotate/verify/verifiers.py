@@ -28,6 +28,11 @@ _TOP_LEVEL_RE = re.compile(
     r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__)", re.MULTILINE
 )
 _UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
+# Artefacts of checking a fragment inside a template (its unknown variables have a dependent
+# type): the kernel itself would not need these keywords.
+_FRAGMENT_ARTEFACT_RE = re.compile(
+    r"^use 'template' keyword to treat '\w+' as a dependent template name|^missing 'typename' prior to"
+)
 _SNIPPET_PREFIX = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 # Statements are checked inside a function template whose unknown variables (the kernel's members
 # and locals the fragment does not show) get the template's type: calls on them become dependent,
@@ -70,7 +75,7 @@ class SurfaceVerifier:
         if unknown and not _TOP_LEVEL_RE.search(block):
             source, offset = snippet_source(block, unknown)
             result = self.checker.check_source(source, name, options)
-        return result.errors, offset
+        return [d for d in result.errors if not _FRAGMENT_ARTEFACT_RE.match(d.message)], offset
 
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
         del unit, instruction
@@ -132,16 +137,16 @@ class CannVerifier:
                 source.write_text(block, encoding="utf-8")
                 request = CompileRequest(source, soc=self.config.soc)
                 for d in compile_check(self.toolkit, request, self.config.compile_timeout_s):
-                    if d.severity == "error":
-                        found.append(
-                            Diagnostic(
-                                "cann.snippet",
-                                "error",
-                                f"code block {index}: {d.message}",
-                                "",
-                                first_line + d.line - 1,
-                            )
+                    if d.severity != "error":
+                        continue
+                    in_block = d.path == str(source)
+                    where = "" if in_block else f" (in {Path(d.path).name}:{d.line})"
+                    line = first_line + max(d.line, 1) - 1 if in_block else first_line
+                    found.append(
+                        Diagnostic(
+                            "cann.snippet", "error", f"code block {index}{where}: {d.message}", "", line
                         )
+                    )
         return found
 
 

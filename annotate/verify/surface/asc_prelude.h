@@ -28,6 +28,8 @@
 #define __simd_callee__
 #define __simt_vf__ __attribute__((annotate("simt_vf")))
 #define __simt_callee__
+// Mixed (cube + vector) kernel entries: `__mix__(cube cores, vector cores)`.
+#define __mix__(cube, vec) __attribute__((annotate("mix")))
 #define __VEC_SCOPE__
 #define __inout_pipe__(pipe)
 #define __in_pipe__(pipe)

@@ -180,7 +180,52 @@ __aicore__ inline void BroadCastVecToMM(const LocalTensor<T>& dst, const LocalTe
                                         const int32_t blockCount, const uint8_t blockLen, const uint8_t srcGap,
                                         const uint8_t dstGap);
 
+// ---- the older Fixpipe parameter block (Ascend910B): burst shape, quantisation, NZ -> ND ----------
+struct QuantParams {
+    __aicore__ QuantParams() {}
+    __aicore__ QuantParams(const QuantMode_t mode);
+    __aicore__ QuantParams(const QuantMode_t mode, const uint64_t scalar);
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar;
+};
+struct Nz2NdParams {
+    __aicore__ Nz2NdParams() {}
+    __aicore__ Nz2NdParams(const bool enable, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                           const uint16_t dstNdStrideIn, const uint16_t originalNSizeIn);
+    bool nz2ndEn = false;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    uint16_t originalNSize = 0;
+};
+template <typename T = int32_t>
+struct FixpipeParams {
+    __aicore__ FixpipeParams() {}
+    __aicore__ FixpipeParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn,
+                             const uint32_t dstStrideIn);
+    uint16_t cburstNum = 0;
+    uint16_t burstLen = 0;
+    uint32_t dstStride = 0;
+    uint16_t srcStride = 0;
+    QuantParams quantParams;
+    bool reluEn = false;
+    Nz2NdParams nz2ndParams;
+    uint8_t unitFlag = 0;
+};
+
 // ---- Fixpipe: L0C -> GM / L1 with optional quantisation and layout change ----------------------------
+template <typename T, typename U, typename S>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParams<S>& intriParams);
+template <typename T, typename U, typename S>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParams<S>& intriParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParams<V>& intriParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParams<V>& intriParams);
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
                                const FixpipeParamsV220& intriParams);

@@ -62,6 +62,7 @@ __aicore__ inline int64_t GetProgramCounter();
 __aicore__ inline void GetArchVersion(uint32_t& coreVersion);
 __aicore__ inline void Trap();
 __aicore__ inline void InitSocState();
+__aicore__ inline void Barrier();  // a compiler memory barrier
 
 // ---- workspaces ---------------------------------------------------------------------------------
 __aicore__ inline void SetSysWorkspace(GM_ADDR workspace);

@@ -207,6 +207,9 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
 using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 
+// Rounding-up division the matmul utilities export (kernels of the matmul family call it).
+__aicore__ inline uint16_t CeilDiv(uint16_t num, uint16_t divisor);
+
 template <class... Objects>
 __aicore__ inline void InitCurObj(TPipe* tpipe, Objects&&... objects);
 

@@ -1,0 +1,152 @@
+"""`curate check-kernel`: output shape, exit status, include resolution and the lenient policy."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from annotate.verify.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
+from annotate.verify.clangcheck import CheckOptions, KernelChecker
+from curate.cli import app
+from curate.errors import UserError
+from tests.conftest import run_curate
+
+
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> Ran:
+    """The CLI in-process (as `curate.cli.main` maps errors: a UserError exits 2 with its message)."""
+    result = CliRunner().invoke(app, list(args), env=env)
+    if isinstance(result.exception, UserError):
+        return Ran(result.exception.exit_code, result.stdout, f"error: {result.exception}")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Ran(result.exit_code, result.stdout, result.stderr)
+
+GOOD = """\
+#include "kernel_operator.h"
+#include "add_tiling.h"
+
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, TILE_LENGTH);
+    AscendC::LocalTensor<float> a, b, c;
+    AscendC::Add(c, a, b, TILE_LENGTH);
+}
+"""
+BAD = GOOD.replace("AscendC::Add(c, a, b, TILE_LENGTH);", "AscendC::Addd(c, a, b, TILE_LENGTH);")
+
+
+def _repo(tree, kernel: str = GOOD):  # type: ignore[no-untyped-def]
+    return tree(
+        {
+            "ops/add_custom/op_kernel/add_custom.cpp": kernel,
+            "ops/add_custom/op_kernel/add_tiling.h": "#pragma once\nconstexpr uint32_t TILE_LENGTH = 256;\n",
+        }
+    )
+
+
+def test_json_lines_and_exit_status(tree) -> None:  # type: ignore[no-untyped-def]
+    root = _repo(tree)
+    bad = root / "ops/add_custom/op_kernel/bad.cpp"
+    bad.write_text(BAD)
+    good = root / "ops/add_custom/op_kernel/add_custom.cpp"
+
+    ok = run_curate("check-kernel", str(good), "--json")  # once through the real entry point
+    assert ok.returncode == 0, ok.stderr
+    [record] = [json.loads(line) for line in ok.stdout.splitlines()]
+    assert record == {"path": str(good), "ok": True, "diagnostics": []}
+
+    both = invoke("check-kernel", str(good), str(bad), "--json")
+    assert both.returncode == 1
+    records = [json.loads(line) for line in both.stdout.splitlines()]
+    assert [r["ok"] for r in records] == [True, False]
+    [error] = [d for d in records[1]["diagnostics"] if d["severity"] == "error"]
+    assert error["line"] == 9 and "Addd" in error["message"] and "Add" in error["message"]
+    assert set(error) >= {"line", "severity", "message"}
+
+
+def test_human_output_and_directories(tree) -> None:  # type: ignore[no-untyped-def]
+    root = _repo(tree, BAD)
+    result = invoke("check-kernel", str(root))
+    assert result.returncode == 1
+    assert "add_custom.cpp: FAILED (1 errors" in result.stdout
+    assert "line 9: error: 'Addd' is not an AscendC API" in result.stdout
+
+
+def test_bad_input_is_a_user_error(tmp_path: Path) -> None:
+    missing = run_curate("check-kernel", str(tmp_path / "nope.cpp"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    empty = invoke("check-kernel", str(tmp_path))
+    assert empty.returncode == 2 and "no kernel files" in empty.stderr
+    soc = invoke("check-kernel", str(tmp_path), "--soc", "Ascend123")
+    assert soc.returncode == 2 and "--soc" in soc.stderr
+
+
+def test_repository_includes_resolve_and_extra_include_dirs(tree) -> None:  # type: ignore[no-untyped-def]
+    root = tree(
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "common/shared_util.h": "#pragma once\nconstexpr uint32_t SHARED = 64;\n",
+            "elsewhere/extra.h": "#pragma once\nconstexpr uint32_t EXTRA = 32;\n",
+            "math/mul/op_kernel/mul.cpp": """\
+                #include "kernel_operator.h"
+                #include "common/shared_util.h"
+                #include "extra.h"
+                extern "C" __global__ __aicore__ void mul(GM_ADDR x)
+                {
+                    AscendC::LocalTensor<float> a;
+                    AscendC::Muls(a, a, 2.0f, SHARED + EXTRA);
+                }
+                """,
+        }
+    )
+    kernel = root / "math/mul/op_kernel/mul.cpp"
+    checker = KernelChecker()
+    without = checker.check_file(kernel)
+    assert without.ok  # the missing extra.h is a warning, and so are the names it would declare
+    assert any(d.check == "include.missing" and "extra.h" in d.message for d in without.diagnostics)
+    with_dir = checker.check_file(kernel, CheckOptions(include_dirs=[root / "elsewhere"]))
+    assert with_dir.ok and with_dir.diagnostics == []  # the repository root resolved common/...
+
+
+def test_unknown_vendor_headers_warn_but_ascendc_errors_still_fail(tree) -> None:  # type: ignore[no-untyped-def]
+    root = tree(
+        {
+            "op_kernel/k.cpp": """\
+                #include "kernel_operator.h"
+                #include "atvoss/elewise/elewise_sch.h"
+                using namespace AscendC;
+                extern "C" __global__ __aicore__ void k(GM_ADDR x)
+                {
+                    auto sch = Ops::Base::ElewiseSch<float>(x);
+                    LocalTensor<float> a;
+                    Muls(a, a, 2.0f, sch.Count());
+                    Mulss(a, a, 2.0f, 8);
+                }
+                """,
+        }
+    )
+    result = KernelChecker().check_file(root / "op_kernel/k.cpp")
+    assert not result.ok
+    assert [(d.line, d.check) for d in result.errors] == [(9, "ascendc.unknown_api")]
+    warned = {d.line for d in result.diagnostics if d.severity == "warning"}
+    assert {2, 6} <= warned
+
+
+def test_shipped_catalog_matches_the_surface() -> None:
+    fresh = build_catalog()
+    shipped = Catalog.from_json(CATALOG_PATH.read_text(encoding="utf-8"))
+    assert shipped.digest == surface_digest() == fresh.digest, "run `python -m annotate.verify --write`"
+    assert shipped.to_json() == fresh.to_json()
+    add = [e for e in load_catalog().by_name("Add") if e.kind == "function"]
+    assert add and add[0].header == "ascendc/vec.h" and any(o.max_args == 4 for o in add[0].overloads)
