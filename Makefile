@@ -31,8 +31,8 @@ demo: install
 	$(BIN)/curate build --workspace $(WS) --include-rejected
 	$(BIN)/curate push --workspace $(WS) --to-dir $(DATASET) \
 		--allow-license CANN-2.0 --allow-license Apache-2.0
-	$(BIN)/curate stats --workspace $(WS)
-	@echo "dataset: $(DATASET)  (datasets.load_dataset(\"$(DATASET)\", name=\"raw\"))"
+	@$(BIN)/curate stats --workspace $(WS) --brief
+	@echo "dataset: $(DATASET)/ (its README.md is the dataset card; datasets.load_dataset(\"$(DATASET)\") reads it)"
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -73,6 +73,9 @@ def test_stats_json_counts_the_workspace(workspace, units):
     assert set(stats["by_parse_status"]) <= {"full", "partial"}
     table = run_curate("stats", "-w", str(workspace))
     assert table.returncode == 0 and "by category" in table.stdout
+    brief = run_curate("stats", "-w", str(workspace), "--brief")
+    expected = f"{workspace}: {len(units)} units, {stats.get('benchmark_items', 0)} benchmark items"
+    assert brief.stdout.strip() == expected
 
 
 def test_stats_on_an_empty_workspace_is_a_clear_error(tmp_path):

@@ -48,14 +48,34 @@ def workspace_stats(ws: Workspace) -> dict[str, Any]:
     return out
 
 
+def brief_line(data: dict[str, Any]) -> str:
+    """One line: units, benchmark items, what dedup removed, what verification accepted."""
+    parts = [f"{data.get('units', 0)} units", f"{data.get('benchmark_items', 0)} benchmark items"]
+    if "by_decision" in data:
+        d = data["by_decision"]
+        parts.append(
+            f"dedup kept {d.get('keep', 0)}, removed {d.get('leak', 0)} leaks and {d.get('duplicate', 0)} duplicates"
+        )
+    if "by_verdict" in data:
+        v = data["by_verdict"]
+        parts.append(
+            f"annotations {v.get('accepted', 0)} accepted, {v.get('rejected', 0)} rejected, {v.get('failed', 0)} failed"
+        )
+    return f"{data['workspace']}: " + "; ".join(parts)
+
+
 def stats(
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Print one summary line.")] = False,
 ) -> None:
     """Summarise a workspace."""
     data = workspace_stats(Workspace(Path(workspace)))
     if as_json:
         print(json.dumps(data, indent=2, sort_keys=True))
+        return
+    if brief:
+        print(brief_line(data))
         return
     console = Console()
     headline = f"{data.get('units', 0)} units ({data.get('loc', 0)} lines)"
