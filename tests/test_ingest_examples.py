@@ -74,7 +74,7 @@ def test_stats_json_counts_the_workspace(workspace, units):
     table = run_curate("stats", "-w", str(workspace))
     assert table.returncode == 0 and "by category" in table.stdout
     brief = run_curate("stats", "-w", str(workspace), "--brief")
-    expected = f"{workspace}: {len(units)} units, {stats.get('benchmark_items', 0)} benchmark items"
+    expected = f"{workspace}: {len(units)} units; {stats.get('benchmark_items', 0)} benchmark items"
     assert brief.stdout.strip() == expected
 
 
