@@ -185,6 +185,7 @@ def _line_of(needle: str) -> int:
         ("TQue<QuePosition::VECIN, BUFFER_NUM>", "TQue<float, BUFFER_NUM>", "template argument"),
         ("DataCopy(xLocal, xGm, this->length)", "DataCopy(xLocal, xGm, this->lenght)", "lenght"),
         ("DataCopy(zGm, out, this->length)", "DataCopy(zGm, outTensor, this->length)", "outTensor"),
+        ("Adds(z, x, (half)1.0, this->length)", "Adds(z, xGm, (half)1.0, this->length)", "Adds"),
     ],
     ids=[
         "misspelt_api",
@@ -192,6 +193,7 @@ def _line_of(needle: str) -> int:
         "wrong_template_argument",
         "misspelt_member",
         "undeclared_variable",
+        "type_mismatch",
     ],
 )
 def test_a_written_mutation_fails_with_its_line_and_name(

@@ -14,6 +14,7 @@ import pytest
 
 from annotate.verify import VerifyConfig, default_verifiers
 from annotate.verify.cann import CompileRequest, build_command, compile_check, detect, parse_output
+from annotate.verify.surface import resolve_soc
 from annotate.verify.verifiers import CannVerifier
 from tests.conftest import EXAMPLES
 from tests.test_check_kernel_cli import invoke
@@ -156,3 +157,14 @@ def test_real_toolkit_compiles_the_example_and_rejects_a_misspelling(tmp_path: P
     bad.write_text(ADD_KERNEL.read_text().replace("Add(zLocal", "Addd(zLocal"))
     errors = [d for d in compile_check(toolkit, CompileRequest(bad)) if d.severity == "error"]
     assert errors and errors[0].line == 73
+
+
+def test_auto_soc_picks_ascend950_for_arch35_kernels(tmp_path: Path) -> None:
+    assert resolve_soc("auto", ["ops/add/op_kernel/add.cpp"]) == "Ascend910B"
+    assert resolve_soc("auto", ["ops/add/op_kernel/add_apt.cpp"]) == "Ascend950"
+    assert resolve_soc("auto", ['#include "arch35/add_dag.h"\n']) == "Ascend950"
+    assert resolve_soc("Ascend910B", ["ops/add/op_kernel/add_apt.cpp"]) == "Ascend910B"
+    toolkit = detect(fake_toolkit(tmp_path)).toolkit
+    assert toolkit is not None
+    command = build_command(toolkit, CompileRequest(tmp_path / "add_apt.cpp"), "")
+    assert "--cce-aicore-arch=dav-c310-vec" in command

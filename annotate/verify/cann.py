@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotate.verify.includes import local_include_dirs
-from annotate.verify.surface import soc_profile
+from annotate.verify.surface import AUTO_SOC, resolve_soc, soc_profile
 from schemas import Diagnostic
 
 COMPILER_NAMES = ("bisheng", "ccec")
@@ -99,7 +99,7 @@ def detect(cann_home: str | Path | None = None) -> Detection:
 @dataclass(slots=True)
 class CompileRequest:
     source: Path
-    soc: str = "Ascend910B"
+    soc: str = AUTO_SOC
     include_dirs: list[Path] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
     cube: bool | None = None  # None: decide from the source text
@@ -111,7 +111,7 @@ def is_cube_kernel(text: str) -> bool:
 
 def build_command(toolkit: Toolkit, request: CompileRequest, text: str = "") -> list[str]:
     """The compiler invocation for one kernel file (device code only, syntax check)."""
-    profile = soc_profile(request.soc)
+    profile = soc_profile(resolve_soc(request.soc, [str(request.source), text]))
     cube = request.cube if request.cube is not None else is_cube_kernel(text)
     arch = profile.cce_arch_cube if cube else profile.cce_arch
     command = [

@@ -29,7 +29,14 @@ from annotate.verify.includes import (
 )
 from annotate.verify.judge import NOT_FOUND_RE, judge
 from annotate.verify.opcontext import OP_CONTEXT_HEADER, op_context
-from annotate.verify.surface import DEFAULT_SOC, SURFACE_DIR, base_args, surface_include_dirs
+from annotate.verify.surface import (
+    AUTO_SOC,
+    DEFAULT_SOC,
+    SURFACE_DIR,
+    base_args,
+    resolve_soc,
+    surface_include_dirs,
+)
 from annotate.verify.tuinfo import (
     class_headers,
     declared_names,
@@ -74,7 +81,7 @@ class CheckResult:
 @dataclass(slots=True)
 class CheckOptions:
     include_dirs: list[Path] = field(default_factory=list)
-    soc: str = DEFAULT_SOC
+    soc: str = AUTO_SOC  # or a SoC name; `auto` decides per file (see surface.resolve_soc)
     snippet: bool = False  # reasoning fragments: missing context is expected, not an error
 
 
@@ -99,6 +106,7 @@ class _Unit:
     op_header: str
     missing: dict[str, Any]
     forwarded: dict[str, Path]
+    soc: str = DEFAULT_SOC
 
 
 class KernelChecker:
@@ -162,10 +170,11 @@ class KernelChecker:
             ctx_op.header,
             dict(plan.missing),
             plan.forwarded,
+            resolve_soc(options.soc, [*sources, *sources.values()]),
         )
 
     def _parse(self, unit: _Unit) -> ci.TranslationUnit:
-        args = base_args(unit.options.soc)
+        args = base_args(unit.soc)
         if unit.missing:
             # A missing shared header normally brings the AscendC interface in (and the kernel may
             # rely on that instead of including kernel_operator.h itself).

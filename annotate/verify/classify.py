@@ -195,6 +195,7 @@ class Context:
     known: set[str] = field(default_factory=set)  # declared anywhere incl. locals, macros, keywords
     unit_declared: set[str] = field(default_factory=set)  # declared in the unit's own files
     tu_has_cascade: bool = False  # set while judging: an earlier finding in the TU was lenient
+    corrected_to: set[str] = field(default_factory=set)  # clang's typo corrections of lenient names
     class_headers: dict[str, str] = field(default_factory=dict)  # classes the unit defines
     unit_text: str = ""  # the unit's own source text
 
@@ -215,6 +216,14 @@ def _near(name: str, other: str) -> bool:
 
 
 def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verdict:
+    verdict = _classify_unknown(name, namespace, hint, ctx)
+    if hint and verdict.severity == "warning":
+        # clang went on as if the hint had been written: errors about the hint are follow-ons
+        ctx.corrected_to.add(hint.split("::")[-1])
+    return verdict
+
+
+def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verdict:
     short = name.split("::")[-1]
     hint_short = hint.split("::")[-1]
     if hint and ctx.context_incomplete and hint_short == short:
@@ -354,7 +363,11 @@ def classify(
             "surface.tiling",
             f"tiling field '{member.group('name')}': the tiling structure is unknown",
         )
-    if member and member.group("owner").startswith("AscendC::"):
+    if (
+        member
+        and member.group("owner").startswith("AscendC::")
+        and re.sub(r"<.*", "", member.group("owner")).split("::")[-1] not in ctx.corrected_to
+    ):
         # the object is an AscendC class the surface declares completely: a missing member is an
         # error whatever else on the line is unknown
         return Verdict("error", "ascendc.unknown_member", message)

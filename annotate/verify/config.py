@@ -6,12 +6,14 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from annotate.verify.surface import DEFAULT_SOC
+from annotate.verify.surface import AUTO_SOC
 
 
 @dataclass
 class VerifyConfig:
-    soc: str = DEFAULT_SOC  # selects preprocessor branches and the vendor compiler's --cce-aicore-arch
+    # selects preprocessor branches and the vendor compiler's --cce-aicore-arch; `auto`: Ascend950
+    # for arch35 kernels (`*_apt.cpp`, `arch35/` sources), else Ascend910B
+    soc: str = AUTO_SOC
     cann_home: str = ""  # "" = $ASCEND_HOME_PATH; the vendor compiler is used only when found
     cann: bool = True  # use the vendor compiler when a toolkit is found
     max_overlap: float = 0.5  # share of the answer's code the reasoning may repeat verbatim

@@ -21,6 +21,7 @@ from annotate.verify.blocks import headers_at, in_host_function
 from annotate.verify.catalog import Catalog
 from annotate.verify.classify import Context, Verdict, classify
 from annotate.verify.includes import VIRTUAL_ROOT
+from annotate.verify.qualified import misspelt_qualified_names, wrong_qualified_arity
 from annotate.verify.surface import is_surface_file
 from schemas import Diagnostic
 
@@ -164,7 +165,14 @@ def judge(
             diagnostics.append(
                 Diagnostic(v.check, v.severity, v.message, display(finding.path), finding.line)
             )
-    return downgrade_same_line(dedupe(diagnostics))
+            error_lines.add((norm(finding.path), finding.line))
+    textual = misspelt_qualified_names(sources, catalog, ctx.declared | ctx.unit_declared)
+    for found in textual + wrong_qualified_arity(sources, catalog):
+        if (found.file, found.line) not in error_lines:
+            error_lines.add((found.file, found.line))
+            v = found.verdict
+            diagnostics.append(Diagnostic(v.check, v.severity, v.message, display(found.file), found.line))
+    return sorted(downgrade_same_line(dedupe(diagnostics)), key=lambda d: (d.path, d.line))
 
 
 def downgrade_same_line(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

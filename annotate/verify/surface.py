@@ -8,6 +8,8 @@ runs with `-nostdinc` so that results never depend on the machine's system heade
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,11 +42,26 @@ SOC_PROFILES: dict[str, SocProfile] = {
     "ascend950": SocProfile("Ascend950", 310, 3510, "__DAV_C310__", "dav-c310-vec", "dav-c310-cube"),
 }
 DEFAULT_SOC = "Ascend910B"
+AUTO_SOC = "auto"  # Ascend950 for arch35 kernels (`*_apt.cpp`, `arch35/` sources), else DEFAULT_SOC
+_ARCH35_RE = re.compile(
+    r"(?:^|/)arch35/|_apt\.(?:cpp|h)$|^[ \t]*#[ \t]*include[ \t]*[\"<][^\">]*arch35/", re.MULTILINE
+)
+
+
+def resolve_soc(soc: str, sources: Iterable[str]) -> str:
+    """The SoC to check for: as given, or with `auto` chosen from the unit's file names and texts
+    (ops repositories keep the Ascend950 variant of an operator in `arch35/` and `*_apt.cpp`)."""
+    if soc.strip().lower() not in ("", AUTO_SOC):
+        return soc
+    return "Ascend950" if any(_ARCH35_RE.search(s) for s in sources) else DEFAULT_SOC
 
 
 def soc_profile(soc: str) -> SocProfile:
-    """Accepts family names and concrete chips: Ascend910B, ascend910b3, Ascend950PR_9599, ..."""
+    """Accepts family names and concrete chips: Ascend910B, ascend910b3, Ascend950PR_9599, ...
+    (`auto` is accepted and means the default family)."""
     key = soc.strip().lower()
+    if key in ("", AUTO_SOC):
+        key = DEFAULT_SOC.lower()
     for prefix in sorted(SOC_PROFILES, key=len, reverse=True):
         if key.startswith(prefix):
             return SOC_PROFILES[prefix]

@@ -63,7 +63,10 @@ def check_kernel(
         list[Path] | None, typer.Option("--include", "-I", help="Extra include directory (repeatable).")
     ] = None,
     soc: Annotated[
-        str | None, typer.Option(help="Target SoC, e.g. Ascend910B (default) or Ascend950.")
+        str | None,
+        typer.Option(
+            help="Target SoC: Ascend910B, Ascend950, ... (default auto: Ascend950 for arch35 kernels, else Ascend910B)."
+        ),
     ] = None,
     cann_home: Annotated[
         str | None, typer.Option("--cann-home", help="CANN toolkit root (default: $ASCEND_HOME_PATH).")

@@ -97,7 +97,9 @@ def doctor(
     cann_home: Annotated[
         str | None, typer.Option("--cann-home", help="CANN toolkit root (default: $ASCEND_HOME_PATH).")
     ] = None,
-    soc: Annotated[str | None, typer.Option(help="Target SoC, e.g. Ascend910B (default).")] = None,
+    soc: Annotated[
+        str | None, typer.Option(help="Target SoC: Ascend910B, Ascend950, ... (default auto, per kernel).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per verifier.")] = False,
     config: Annotated[
         Path | None, typer.Option(help="TOML configuration file (default: ./curate.toml).")

@@ -63,7 +63,9 @@ def verify_workspace(ws: Workspace, cfg: VerifyConfig) -> tuple[ReverifySummary,
 
 def verify(
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
-    soc: Annotated[str | None, typer.Option(help="Target SoC, e.g. Ascend910B (default).")] = None,
+    soc: Annotated[
+        str | None, typer.Option(help="Target SoC: Ascend910B, Ascend950, ... (default auto, per kernel).")
+    ] = None,
     cann_home: Annotated[
         str | None, typer.Option("--cann-home", help="CANN toolkit root (default: $ASCEND_HOME_PATH).")
     ] = None,

@@ -92,7 +92,10 @@ typedef double float64_t;
 typedef half float16_t;
 typedef float float32_t;
 
-// Complex element types (real and imaginary parts of one width).
+// Complex element types (real and imaginary parts of one width): global names only on the
+// architectures whose interface declares them there (Ascend950 class); elsewhere kernels may
+// define their own `complex64`.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
 struct complex32 {
     half real;
     half imag;
@@ -109,6 +112,7 @@ struct complex64 {
     constexpr complex64(CurateU r, CurateU i = 0) : real(static_cast<float>(r)), imag(static_cast<float>(i))
     {}
 };
+#endif
 
 // Scalar min/max/abs of the vector core's scalar unit, usable unqualified in kernel code.
 template <typename CurateT, typename CurateU>

@@ -4,6 +4,14 @@
 
 #include "ascendc/tensor.h"
 
+// Branch-prediction hints the interface defines for kernels.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 namespace AscendC {
 
 // ---- synchronisation between pipes, cores and blocks -------------------------------------------

@@ -1,5 +1,43 @@
-// curate AscendC surface: SIMT header math_constants.h (the whole SIMT surface).
+// curate AscendC surface: SIMT header math_constants.h (single-precision constants).
 #pragma once
 #include "ascendc/types.h"
 #include "ascendc/simt.h"
 #include "libc/cmath"
+
+#define ASCRT_INF_F __builtin_inff()
+#define ASCRT_NAN_F __builtin_nanf("")
+#define ASCRT_MIN_DENORM_F 1.40129846e-45F
+#define ASCRT_MAX_NORMAL_F 3.40282347e38F
+#define ASCRT_NEG_ZERO_F (-0.0F)
+#define ASCRT_ZERO_F 0.0F
+#define ASCRT_ONE_F 1.0F
+#define ASCRT_SQRT_HALF_F 0.707106781F
+#define ASCRT_SQRT_HALF_HI_F 0.707106781F
+#define ASCRT_SQRT_HALF_LO_F 1.21016175e-08F
+#define ASCRT_SQRT_TWO_F 1.41421356F
+#define ASCRT_THIRD_F 0.333333333F
+#define ASCRT_PIO4_F 0.785398163F
+#define ASCRT_PIO2_F 1.57079633F
+#define ASCRT_3PIO4_F 2.35619449F
+#define ASCRT_2_OVER_PI_F 0.636619772F
+#define ASCRT_SQRT_2_OVER_PI_F 0.797884561F
+#define ASCRT_PI_F 3.14159265F
+#define ASCRT_L2E_F 1.44269504F
+#define ASCRT_L2T_F 3.32192809F
+#define ASCRT_LG2_F 0.301029996F
+#define ASCRT_LGE_F 0.434294482F
+#define ASCRT_LN2_F 0.693147181F
+#define ASCRT_LNT_F 2.30258509F
+#define ASCRT_LNPI_F 1.14472989F
+#define ASCRT_TWO_TO_M126_F 1.17549435e-38F
+#define ASCRT_TWO_TO_126_F 8.50705917e+37F
+#define ASCRT_NORM_HUGE_F 3.40282347e+38F
+#define ASCRT_TWO_TO_23_F 8388608F
+#define ASCRT_TWO_TO_24_F 16777216F
+#define ASCRT_TWO_TO_31_F 2.14748365e+09F
+#define ASCRT_TWO_TO_32_F 4.2949673e+09F
+#define ASCRT_REMQUO_BITS_F 3U
+#define ASCRT_REMQUO_MASK_F (~((~0U) << ASCRT_REMQUO_BITS_F))
+#define ASCRT_TRIG_PLOSS_F 105615F
+#define ASCRT_PIO8_F 0.392699082F
+#define ASCRT_SCALAR_LN2_F 0.693147181F

@@ -1,0 +1,180 @@
+"""Misspelt qualified AscendC names and wrong argument counts of qualified AscendC calls, found in
+the text when clang's parse cannot see them.
+
+Inside a class whose base comes from a header the surface does not have (the `atvoss` DAG
+framework of ops repositories, for example), clang drops or skips code, and a misspelt
+`Reg::Compares(...)` or `AscendC::DataCopyPadd(...)` goes unreported. A qualified reference into an
+AscendC namespace does not depend on that context: the namespace is the surface's, so a name that
+the surface does not declare anywhere and that is one typo away from a name of that namespace is
+an error wherever it is written; so is a call `Reg::Add(c, a, b)` whose argument count no
+overload of the namespace's `Add` admits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from annotate.verify.catalog import Catalog
+from annotate.verify.clangutil import UNBOUNDED
+from annotate.verify.classify import Verdict, typo_like
+
+_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.DOTALL)
+_REFERENCE_RE = re.compile(r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC)::(\w+)\s*(?=[<(])")
+# A unit that declares its own `Reg`/`MicroAPI` (namespace, class, alias to something else) means
+# its own thing by it.
+_OWN_SCOPE_RE = re.compile(r"\b(?:namespace|class|struct)\s+(Reg|MicroAPI)\b(?!\s*=\s*(?:::)?AscendC::)")
+
+
+@dataclass(frozen=True, slots=True)
+class QualifiedFinding:
+    file: str
+    line: int
+    verdict: Verdict
+
+
+def _blank(match: re.Match[str]) -> str:
+    """Comments become blanks; a string literal stays one token (`"x, y"` -> `0     `), so that
+    argument counting still sees it."""
+    text = match.group(0)
+    if text.startswith('"'):
+        return "0" + " " * (len(text) - 1)
+    return re.sub(r"[^\n]", " ", text)
+
+
+def namespace_names(catalog: Catalog) -> dict[str, set[str]]:
+    """Names declared directly in each AscendC namespace of the catalog."""
+    found: dict[str, set[str]] = {}
+    for entry in catalog.entries:
+        if "::" in entry.qualified:
+            scope = entry.qualified.rsplit("::", 1)[0]
+            found.setdefault(scope, set()).add(entry.name)
+    return found
+
+
+def misspelt_qualified_names(
+    sources: dict[str, str], catalog: Catalog, declared: set[str]
+) -> list[QualifiedFinding]:
+    """`AscendC::X(`, `Reg::X<` ... where X is declared nowhere (surface or unit) but is a
+    typo-like edit of a name of that namespace."""
+    scopes = namespace_names(catalog)
+    known = catalog.known_names() | declared
+    own_scopes = {m.group(1) for text in sources.values() for m in _OWN_SCOPE_RE.finditer(text)}
+    findings: list[QualifiedFinding] = []
+    for file, text in sources.items():
+        code = _COMMENT_OR_STRING.sub(_blank, text)
+        for match in _REFERENCE_RE.finditer(code):
+            qualifier, name = match.group(1), match.group(2)
+            short_qualifier = qualifier.split("::")[-1]
+            if short_qualifier in own_scopes and not qualifier.startswith("AscendC::"):
+                continue
+            scope = "AscendC" if qualifier == "AscendC" else "AscendC::Reg"
+            if name in known:
+                continue
+            near = sorted(c for c in scopes.get(scope, set()) if typo_like(name, c))
+            if not near:
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            message = (
+                f"'{qualifier}::{name}' is not an AscendC API (namespace {scope}); did you mean '{near[0]}'?"
+            )
+            findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.unknown_api", message)))
+    return findings
+
+
+def _skip_template_args(code: str, pos: int) -> int:
+    """The position after `<...>` starting at `pos` (or `pos` when there is none); -1 if unbalanced."""
+    if pos >= len(code) or code[pos] != "<":
+        return pos
+    depth = 0
+    for i in range(pos, len(code)):
+        if code[i] == "<":
+            depth += 1
+        elif code[i] == ">":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif code[i] in ";{}":
+            return -1
+    return -1
+
+
+def count_arguments(code: str, open_pos: int) -> int | None:
+    """Top-level arguments of the call whose `(` is at `open_pos`; None when the text is not
+    unambiguous (an unbalanced `<`, the end of the statement before the `)`)."""
+    depth = 0
+    angle = 0
+    count = 0
+    seen = False
+    for i in range(open_pos + 1, len(code)):
+        ch = code[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                if angle:
+                    return None
+                return count + 1 if seen else 0
+            depth -= 1
+        elif ch == ";" and depth == 0:
+            return None
+        elif ch == "<" and depth == 0 and (code[i - 1].isalnum() or code[i - 1] == "_"):
+            angle += 1
+        elif ch == ">" and depth == 0 and angle:
+            angle -= 1
+        elif ch == "," and depth == 0 and angle == 0:
+            count += 1
+        if not ch.isspace():
+            seen = True
+    return None
+
+
+def _function_arities(catalog: Catalog) -> dict[str, list[tuple[int, int]]]:
+    """Qualified function name -> the (min, max) argument counts of its overloads; names that are
+    also classes or macros (a constructor call, a macro) are left out."""
+    arities: dict[str, list[tuple[int, int]]] = {}
+    other: set[str] = set()
+    for entry in catalog.entries:
+        if entry.kind == "function" and entry.overloads:
+            arities.setdefault(entry.qualified, []).extend((o.min_args, o.max_args) for o in entry.overloads)
+        else:
+            other.add(entry.qualified)
+    return {name: spans for name, spans in arities.items() if name not in other}
+
+
+def _accepted(spans: list[tuple[int, int]]) -> str:
+    shown = {
+        str(lo) if lo == hi else (f"{lo} or more" if hi >= UNBOUNDED else f"{lo}-{hi}") for lo, hi in spans
+    }
+    return ", ".join(sorted(shown))
+
+
+def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[QualifiedFinding]:
+    """`Reg::Add(c, a, b)`, `AscendC::DataCopy(dst, src)`: no overload takes that many arguments."""
+    arities = _function_arities(catalog)
+    own_scopes = {m.group(1) for text in sources.values() for m in _OWN_SCOPE_RE.finditer(text)}
+    findings: list[QualifiedFinding] = []
+    for file, text in sources.items():
+        code = _COMMENT_OR_STRING.sub(_blank, text)
+        for match in _REFERENCE_RE.finditer(code):
+            qualifier, name = match.group(1), match.group(2)
+            if qualifier.split("::")[-1] in own_scopes and not qualifier.startswith("AscendC::"):
+                continue
+            scope = "AscendC" if qualifier == "AscendC" else "AscendC::Reg"
+            spans = arities.get(f"{scope}::{name}")
+            if not spans:
+                continue
+            open_pos = _skip_template_args(code, match.end())
+            while 0 <= open_pos < len(code) and code[open_pos].isspace():
+                open_pos += 1
+            if open_pos < 0 or open_pos >= len(code) or code[open_pos] != "(":
+                continue
+            n = count_arguments(code, open_pos)
+            if n is None or any(lo <= n <= hi for lo, hi in spans):
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            message = (
+                f"'{qualifier}::{name}' called with {n} arguments; its overloads take {_accepted(spans)}"
+            )
+            findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.arity", message)))
+    return findings
