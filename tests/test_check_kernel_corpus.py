@@ -55,29 +55,7 @@ def test_the_corpus_has_entry_kernels() -> None:
     assert len(KERNELS) >= 10
 
 
-# Real errors in the corpus, found by this check (the corpus is other helpers' work; strict xfail
-# turns into a failure once they are fixed, so this list cannot go stale).
-GLOBAL_TPIPE = (
-    "calls AscendC::GetTPipePtr(), which the AscendC interface does not declare: the vendor "
-    "declares GetTPipePtr() in the global namespace (kernel_common.h) and no using-declaration brings it into AscendC"
-)
-KNOWN_CORPUS_BUGS = {
-    "samples/kernel_launch/histogram_custom/histogram_custom.cpp": GLOBAL_TPIPE,
-    "samples/kernel_launch/mse_loss_custom/mse_loss_custom.cpp": GLOBAL_TPIPE,
-    "samples/single_source/flash_attention/flash_attention.asc": GLOBAL_TPIPE,
-    "samples/single_source/gather/gather.asc": GLOBAL_TPIPE,
-    "samples/single_source/softmax/softmax.asc": GLOBAL_TPIPE,
-}
-CORPUS_CASES = [
-    pytest.param(
-        path,
-        id=rel,
-        marks=[pytest.mark.xfail(reason=KNOWN_CORPUS_BUGS[rel], strict=True)]
-        if rel in KNOWN_CORPUS_BUGS
-        else [],
-    )
-    for path, rel in zip(KERNELS, _ids(KERNELS), strict=True)
-]
+CORPUS_CASES = [pytest.param(path, id=rel) for path, rel in zip(KERNELS, _ids(KERNELS), strict=True)]
 
 
 @pytest.mark.parametrize("path", CORPUS_CASES)

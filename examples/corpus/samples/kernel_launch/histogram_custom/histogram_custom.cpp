@@ -91,7 +91,7 @@ private:
                               HIST_TILE_ELEMS);
             AscendC::Select(sel, mask, ones, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, HIST_TILE_ELEMS);
             AscendC::ReduceSum(sum, sel, work, HIST_TILE_ELEMS);
-            event_t eventVToS = static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S));
+            event_t eventVToS = static_cast<event_t>(GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S));
             AscendC::SetFlag<AscendC::HardEvent::V_S>(eventVToS);
             AscendC::WaitFlag<AscendC::HardEvent::V_S>(eventVToS);
             const float atLeast = sum.GetValue(0);
@@ -126,7 +126,7 @@ private:
         for (uint32_t b = 0; b < HIST_MAX_BINS; ++b) {
             hist.SetValue(b, b < bins ? counts[b] : 0.0f);
         }
-        event_t eventSToMte3 = static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_MTE3));
+        event_t eventSToMte3 = static_cast<event_t>(GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_MTE3));
         AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(eventSToMte3);
         AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(eventSToMte3);
         AscendC::SetAtomicAdd<float>();

@@ -86,7 +86,7 @@ private:
         AscendC::Muls(sum, sum, invTotal, 1);
 
         // sum lives in a TBuf, not a queue: order the vector result before MTE3 by hand.
-        event_t eventVToMte3 = static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_MTE3));
+        event_t eventVToMte3 = static_cast<event_t>(GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_MTE3));
         AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(eventVToMte3);
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(eventVToMte3);
 
