@@ -1,29 +1,15 @@
-"""Which verifiers the annotation loop runs.
-
-The toolchain verifiers live in `annotate.verify` (API surface, grounding, CANN compiler) and are
-used when that package is present; otherwise the loop runs the structural verifier alone, so the
-feedback loop is always exercised. The second value says which set was chosen (for the summary).
-"""
+"""Which verifiers the annotation loop runs: the toolchain verifiers of `annotate.verify` (API
+surface type check, grounding in the parsed facts, the vendor compiler when installed). The
+second value names them for the run summary and the dataset card."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from annotate.seam import Verifier
-from annotate.structural import StructuralVerifier
+from annotate.verify import default_verifiers
+from annotate.verify.config import VerifyConfig
 
 
-def load_verifiers(config: Any) -> tuple[list[Verifier], str]:
-    try:
-        module = importlib.import_module("annotate.verify")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("annotate.verify", "annotate"):
-            raise  # annotate.verify exists but is broken: say so rather than silently verify less
-        return [StructuralVerifier()], "structure"
-    factory = getattr(module, "default_verifiers", None)
-    if factory is None:
-        return [StructuralVerifier()], "structure"
-    verifiers = list(factory(config))
+def load_verifiers(config: VerifyConfig) -> tuple[list[Verifier], str]:
+    verifiers = list(default_verifiers(config))
     names = ", ".join(getattr(v, "name", type(v).__name__) for v in verifiers)
     return verifiers, names or "none"

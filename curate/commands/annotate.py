@@ -31,6 +31,7 @@ from annotate.loop import RunSummary
 from annotate.run import annotate_units
 from annotate.teacher import TeacherFatal
 from annotate.verifiers import load_verifiers
+from annotate.verify.config import VerifyConfig
 from curate.config import load_config
 from curate.errors import UserError
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
@@ -239,7 +240,8 @@ def annotate(
             f"no units to annotate in {ws.root}: every unit was dropped by dedup, or ingest found none"
         )
     api_key = read_api_key(cfg)
-    verifiers, verifier_names = load_verifiers(cfg)
+    # The verifiers take their settings from [verify] (the same as `curate verify`).
+    verifiers, verifier_names = load_verifiers(load_config(VerifyConfig, "verify", config_file=config))
     summary: RunSummary | None = None
     with ws.locked():
         try:
