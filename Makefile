@@ -23,6 +23,7 @@ install-dev: $(BIN)/python
 # The whole main job on the bundled examples, with the local teacher: no key, no network.
 demo: install
 	rm -rf $(WS) $(DATASET)
+	$(BIN)/curate doctor
 	$(BIN)/curate ingest examples/corpus --workspace $(WS) --name examples
 	$(BIN)/curate ingest examples/benchmark --workspace $(WS) --benchmark --name example-bench
 	$(BIN)/curate dedup --workspace $(WS) --abstract-identifiers
