@@ -12,11 +12,7 @@ import functools
 import re
 from importlib import resources
 
-# Strings and character literals are matched so that `//` or `/*` inside them is not a comment.
-_COMMENT_OR_LITERAL = re.compile(
-    r"""//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",
-    re.DOTALL,
-)
+from schemas.cpp import CPP_KEYWORDS, mask_comments
 
 _TOKEN = re.compile(
     r"""
@@ -32,95 +28,10 @@ _TOKEN = re.compile(
 
 PLACEHOLDER = "$"
 
-_CPP_KEYWORDS = frozenset(
+# Kept by identifier abstraction besides the C++ keywords: fixed-width types and the AscendC
+# core types (the API names come from ascendc_names.txt).
+_KEPT_TYPES = frozenset(
     [
-        "alignas",
-        "alignof",
-        "asm",
-        "auto",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "char16_t",
-        "char32_t",
-        "class",
-        "const",
-        "constexpr",
-        "const_cast",
-        "continue",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "nullptr",
-        "operator",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "thread_local",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-        "override",
-        "final",
-        "consteval",
-        "constinit",
-        "concept",
-        "requires",
-        "include",
-        "define",
-        "ifdef",
-        "ifndef",
-        "endif",
-        "elif",
-        "pragma",
-        "undef",
         "int8_t",
         "int16_t",
         "int32_t",
@@ -150,19 +61,10 @@ _CPP_KEYWORDS = frozenset(
 )
 
 
-def _comment_to_blank(match: re.Match[str]) -> str:
-    text = match.group(0)
-    if text.startswith("//"):
-        return ""
-    if text.startswith("/*"):
-        # Keep line numbers stable: the overlap evidence cites lines of the original file.
-        return "\n" * text.count("\n") or " "
-    return text
-
-
 def strip_comments(code: str) -> str:
-    """Remove // and /* */ comments (licence headers included), keeping literals and line count."""
-    return _COMMENT_OR_LITERAL.sub(_comment_to_blank, code)
+    """Comments (licence headers included) blanked, keeping literals and line count: the overlap
+    evidence cites lines of the original file."""
+    return mask_comments(code)
 
 
 def tokenize(code: str) -> list[str]:
@@ -175,7 +77,7 @@ def kept_identifiers() -> frozenset[str]:
     """Names that identifier abstraction keeps: C++ keywords and types, AscendC API names."""
     text = resources.files("dedup").joinpath("ascendc_names.txt").read_text(encoding="utf-8")
     names = {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
-    return frozenset(names) | _CPP_KEYWORDS
+    return frozenset(names) | CPP_KEYWORDS | _KEPT_TYPES
 
 
 def abstract_identifiers(tokens: list[str]) -> list[str]:

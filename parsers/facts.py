@@ -11,10 +11,8 @@ import re
 from importlib import resources
 
 from schemas import TilingField
+from schemas.cpp import mask_comments_and_literals
 
-_COMMENT_OR_STRING_RE = re.compile(
-    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
-)
 _CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}=.]*?>)?\s*\(")
 # Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
 _DAG_OP_RE = re.compile(r"\bVec\s*::\s*([A-Z]\w*)")
@@ -53,15 +51,8 @@ def api_vocabulary() -> frozenset[str]:
 
 
 def strip_comments(text: str) -> str:
-    """Blank out comments and string literals, keeping every newline (line numbers hold)."""
-
-    def blank(m: re.Match[str]) -> str:
-        s = m.group(0)
-        if s.startswith(("//", "/*")):
-            return re.sub(r"[^\n]", " ", s)
-        return s[0] + " " * (len(s) - 2) + s[-1]
-
-    return _COMMENT_OR_STRING_RE.sub(blank, text)
+    """Comments and literal contents blanked, every newline kept (line numbers hold)."""
+    return mask_comments_and_literals(text)
 
 
 def api_calls(code: str, defined_locally: set[str]) -> list[str]:

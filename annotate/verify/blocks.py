@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
+from schemas.cpp import mask_comments_and_literals
+
 _PREPROCESSOR = re.compile(r"^[ \t]*#.*?(?<!\\)$", re.MULTILINE | re.DOTALL)
 
 
@@ -21,7 +22,7 @@ def _blank(match: re.Match[str]) -> str:
 @lru_cache(maxsize=256)
 def block_headers(text: str) -> tuple[tuple[str, ...], ...]:
     """For each line (index = line - 1), the headers of the blocks open at its start."""
-    code = _PREPROCESSOR.sub(_blank, _COMMENT_OR_STRING.sub(_blank, text))
+    code = _PREPROCESSOR.sub(_blank, mask_comments_and_literals(text))
     stack: list[str] = []
     per_line: list[tuple[str, ...]] = [()]
     header_start = 0

@@ -17,7 +17,7 @@ import clang.cindex as ci
 
 from annotate.verify.astcheck import norm
 from annotate.verify.catalog import Catalog, load_catalog
-from annotate.verify.classify import CPP_KEYWORDS, Context
+from annotate.verify.classify import Context
 from annotate.verify.includes import (
     MISSING_DIR,
     VIRTUAL_ROOT,
@@ -45,6 +45,7 @@ from annotate.verify.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
+from schemas.cpp import CPP_KEYWORDS
 
 # `kernel<<<grid, l2ctrl, stream>>>(args);`: a host-side launch statement (CUDA-style chevrons)
 _LAUNCH_RE = re.compile(r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;")

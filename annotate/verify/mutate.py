@@ -12,8 +12,7 @@ import random
 import re
 from dataclasses import dataclass
 
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
-_STRING_RE = re.compile(r'"(?:\\.|[^"\\\n])*"')
+from schemas.cpp import mask_comments_and_literals
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +26,7 @@ class Mutation:
 
 def _masked(text: str) -> str:
     """The text with comments and string literals blanked (same length), so matches are code."""
-    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
-    return _STRING_RE.sub(blank, _COMMENT_RE.sub(blank, text))
+    return mask_comments_and_literals(text)
 
 
 def _line_of(text: str, pos: int) -> int:

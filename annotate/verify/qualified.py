@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from annotate.verify.catalog import Catalog
 from annotate.verify.clangutil import UNBOUNDED
 from annotate.verify.classify import Verdict, typo_like
+from schemas.cpp import mask_comments_and_literals
 
-_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.DOTALL)
 _REFERENCE_RE = re.compile(r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC)::(\w+)\s*(?=[<(])")
 # A unit that declares its own `Reg`/`MicroAPI` (namespace, class, alias to something else) means
 # its own thing by it.
@@ -31,15 +31,6 @@ class QualifiedFinding:
     file: str
     line: int
     verdict: Verdict
-
-
-def _blank(match: re.Match[str]) -> str:
-    """Comments become blanks; a string literal stays one token (`"x, y"` -> `0     `), so that
-    argument counting still sees it."""
-    text = match.group(0)
-    if text.startswith('"'):
-        return "0" + " " * (len(text) - 1)
-    return re.sub(r"[^\n]", " ", text)
 
 
 def namespace_names(catalog: Catalog) -> dict[str, set[str]]:
@@ -62,7 +53,7 @@ def misspelt_qualified_names(
     own_scopes = {m.group(1) for text in sources.values() for m in _OWN_SCOPE_RE.finditer(text)}
     findings: list[QualifiedFinding] = []
     for file, text in sources.items():
-        code = _COMMENT_OR_STRING.sub(_blank, text)
+        code = mask_comments_and_literals(text)
         for match in _REFERENCE_RE.finditer(code):
             qualifier, name = match.group(1), match.group(2)
             short_qualifier = qualifier.split("::")[-1]
@@ -155,7 +146,7 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
     own_scopes = {m.group(1) for text in sources.values() for m in _OWN_SCOPE_RE.finditer(text)}
     findings: list[QualifiedFinding] = []
     for file, text in sources.items():
-        code = _COMMENT_OR_STRING.sub(_blank, text)
+        code = mask_comments_and_literals(text)
         for match in _REFERENCE_RE.finditer(code):
             qualifier, name = match.group(1), match.group(2)
             if qualifier.split("::")[-1] in own_scopes and not qualifier.startswith("AscendC::"):
