@@ -80,13 +80,7 @@ def check_kernel(
     ] = None,
 ) -> None:
     """Type-check kernels against the AscendC API surface; exit 1 when any file fails."""
-    cfg = load_config(
-        VerifyConfig, "verify", cli={"soc": soc, "cann_home": cann_home, "cann": cann}, config_file=config
-    )
-    try:
-        soc_profile(cfg.soc)
-    except ValueError as exc:
-        raise UserError(f"--soc: {exc}") from None
+    cfg = verify_config(soc, cann_home, cann, config)
     files = kernel_files(paths)
     extra = [p.resolve() for p in include or []]
     for d in extra:
@@ -110,6 +104,20 @@ def check_kernel(
         print(f"{len(files) - failed} of {len(files)} files pass")
     if failed:
         raise SystemExit(1)
+
+
+def verify_config(
+    soc: str | None, cann_home: str | None, cann: bool | None, config: Path | None
+) -> VerifyConfig:
+    """The [verify] settings with the command line's overrides; an unknown --soc is a user error."""
+    cfg = load_config(
+        VerifyConfig, "verify", cli={"soc": soc, "cann_home": cann_home, "cann": cann}, config_file=config
+    )
+    try:
+        soc_profile(cfg.soc)
+    except ValueError as exc:
+        raise UserError(f"--soc: {exc}") from None
+    return cfg
 
 
 def register(app: typer.Typer) -> None:

@@ -20,10 +20,9 @@ import typer
 
 from annotate.verify.config import VerifyConfig
 from annotate.verify.rerun import ReverifySummary, reverify
-from annotate.verify.surface import soc_profile
 from annotate.verify.verifiers import default_verifiers
+from curate.commands.check_kernel import verify_config
 from curate.commands.ingest import WorkspaceOption
-from curate.config import load_config
 from curate.errors import UserError
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from schemas import Annotation, Attempt, KernelUnit, read_records, write_records
@@ -78,13 +77,7 @@ def verify(
     ] = None,
 ) -> None:
     """Re-run the verifiers over stored annotations and attempts (no teacher call)."""
-    cfg = load_config(
-        VerifyConfig, "verify", cli={"soc": soc, "cann_home": cann_home, "cann": cann}, config_file=config
-    )
-    try:
-        soc_profile(cfg.soc)
-    except ValueError as exc:
-        raise UserError(f"--soc: {exc}") from None
+    cfg = verify_config(soc, cann_home, cann, config)
     ws = Workspace(Path(workspace))
     started = time.monotonic()
     with ws.locked():
