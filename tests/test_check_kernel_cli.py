@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from annotate.verify.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
