@@ -64,6 +64,7 @@ def ingest(
             TimeElapsedColumn(),
             console=console,
             transient=True,
+            disable=not console.is_terminal,
         ) as bar,
     ):
         task = bar.add_task("parse", total=None)
