@@ -11,7 +11,6 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 from curate import __version__
 from curate.errors import UserError
 from schemas import SCHEMA_VERSION
+from schemas.tables import write_text_atomic
 
 DEFAULT_WORKSPACE = Path("curate-workspace")
 
@@ -132,15 +132,3 @@ class Workspace:
             {"stage": stage, "at": datetime.now(UTC).isoformat(timespec="seconds"), **details}
         )
         write_text_atomic(self.meta_path, json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
