@@ -1,7 +1,9 @@
 """A minimal verifier of the reasoning's form: every required section present and not trivially short.
 
-It is what the loop runs when the toolchain verifiers (`annotate.verify`) are not available, so
-the feedback loop is always exercised. It judges form only, never whether the content is true.
+Runs never use it (they run the toolchain verifiers of `annotate.verify`, whose
+`grounding.sections` check covers the same ground). The loop tests and
+benchmarks/bench_annotate.py use it to drive the feedback loop without libclang in the timing.
+It judges form only, never whether the content is true.
 """
 
 from __future__ import annotations
