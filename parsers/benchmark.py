@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from collections import defaultdict
@@ -18,7 +17,7 @@ from pathlib import Path
 from parsers.classify import category_from_apis, category_from_name, level_of
 from parsers.config import IngestConfig
 from parsers.files import Skip, read_source
-from parsers.ingest import Progress, _parse_all, scan_repository
+from parsers.ingest import Progress, parse_entry_files, scan_repository
 from parsers.licenses import LicenseFiles
 from parsers.units import SourceInfo, normalise_op_name
 from schemas import BenchmarkItem, KernelUnit, stable_id
@@ -162,10 +161,9 @@ def ingest_benchmark(
 ) -> BenchmarkResult:
     scan = scan_repository(root, config)
     result = BenchmarkResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
-    jobs = config.jobs or os.cpu_count() or 1
     # `question/` holds the empty templates handed to the model, not answers to match.
     candidates = [c for c in scan.candidates if "question" not in c.split("/")[:-1]]
-    outcomes = _parse_all(candidates, (root, scan.files, source, config), jobs, progress)
+    outcomes = parse_entry_files(candidates, root, scan, source, config, progress)
     units = [u for _, out in outcomes if isinstance(out, list) for u in out]
     result.skipped += [out for _, out in outcomes if isinstance(out, Skip)]
     if units:

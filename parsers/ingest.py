@@ -122,12 +122,18 @@ def _batches(items: list[str], size: int) -> Iterable[list[str]]:
         yield items[i : i + size]
 
 
-def _parse_all(
+def parse_entry_files(
     rels: list[str],
-    init_args: tuple[Path, list[str], SourceInfo, IngestConfig],
-    jobs: int,
+    root: Path,
+    scan: RepoScan,
+    source: SourceInfo,
+    config: IngestConfig,
     progress: Progress | None,
 ) -> list[tuple[str, list[KernelUnit] | Skip]]:
+    """The units of each entry file in `rels` (or why it was skipped), over `config.jobs`
+    processes (one per core by default); small inputs are parsed in this process."""
+    jobs = config.jobs or os.cpu_count() or 1
+    init_args = (root, scan.files, source, config)
     results: list[tuple[str, list[KernelUnit] | Skip]] = []
     if jobs <= 1 or len(rels) < 8:
         _init_worker(*init_args)
@@ -156,14 +162,13 @@ def ingest_directory(
     entry file already includes them (their entries then belong to the including file)."""
     scan = scan_repository(root, config)
     result = IngestResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
-    jobs = config.jobs or os.cpu_count() or 1
-    init_args = (root, scan.files, source, config)
     sources = [r for r in scan.candidates if not r.endswith(_HEADER_SUFFIXES)]
     headers = [r for r in scan.candidates if r.endswith(_HEADER_SUFFIXES)]
-    outcomes = _parse_all(sources, init_args, jobs, progress)
+    outcomes = parse_entry_files(sources, root, scan, source, config, progress)
     included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
     prefixed = {h: posixpath.join(source.path_prefix, h) for h in headers}
-    outcomes += _parse_all([h for h in headers if prefixed[h] not in included], init_args, jobs, progress)
+    lone_headers = [h for h in headers if prefixed[h] not in included]
+    outcomes += parse_entry_files(lone_headers, root, scan, source, config, progress)
     for _, out in outcomes:
         if isinstance(out, Skip):
             result.skipped.append(out)
