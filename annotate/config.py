@@ -18,15 +18,13 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
+from schemas.config import ConfigError
+
 TEACHERS = ("openai", "local")
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "tagged")
 PROMPT_STYLES = ("auto", "full", "compact")
 
 LOCAL_MODEL_ALIAS = "gemma-3-270m-q4_k_m"
-
-
-class ConfigError(ValueError):
-    """A configuration value that cannot work; the message says which and what to do."""
 
 
 @dataclass
@@ -65,8 +63,7 @@ class AnnotateConfig:
     local_startup_s: float = 180.0
 
     def resolved(self) -> AnnotateConfig:
-        """A copy with every "auto" value decided for the chosen teacher, validated."""
-        self.validate()
+        """A copy with every "auto" value decided for the chosen teacher."""
         local = self.teacher == "local"
         style = self.prompt_style if self.prompt_style != "auto" else ("compact" if local else "full")
         fmt = self.response_format
@@ -84,26 +81,33 @@ class AnnotateConfig:
             timeout_s=self.timeout_s or (600.0 if local else 120.0),
         )
 
-    def validate(self) -> None:
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
         choices = {"teacher": TEACHERS, "response_format": RESPONSE_FORMATS, "prompt_style": PROMPT_STYLES}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
-                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+                raise ConfigError(
+                    name, f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
+                )
         non_negative = ("max_tokens", "max_code_chars", "concurrency", "rpm", "tpm", "retries", "limit")
         for name in (*non_negative, "format_retries", "max_rounds", "local_threads"):
             if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+                raise ConfigError(name, f"{name} must be >= 0, got {getattr(self, name)}")
         for name in ("timeout_s", "backoff_base_s", "backoff_max_s", "price_in", "price_out"):
             if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+                raise ConfigError(name, f"{name} must be >= 0, got {getattr(self, name)}")
         if not 0.0 <= self.temperature <= 2.0:
-            raise ConfigError(f"temperature must be between 0 and 2, got {self.temperature}")
+            raise ConfigError("temperature", f"temperature must be between 0 and 2, got {self.temperature}")
         if not 0.0 < self.top_p <= 1.0:
-            raise ConfigError(f"top_p must be in (0, 1], got {self.top_p}")
+            raise ConfigError("top_p", f"top_p must be in (0, 1], got {self.top_p}")
         if not self.api_key_env.replace("_", "").isalnum():
-            raise ConfigError(f"api_key_env must be an environment variable name, got {self.api_key_env!r}")
+            raise ConfigError(
+                "api_key_env", f"api_key_env must be an environment variable name, got {self.api_key_env!r}"
+            )
         if self.teacher == "openai" and not self.base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+            raise ConfigError(
+                "base_url", f"base_url must start with http:// or https://, got {self.base_url!r}"
+            )
 
     def generation_params(self) -> dict[str, object]:
         """What is sent with every request besides the messages (and part of the cache key)."""

@@ -4,7 +4,7 @@ For each unit: build the first-round messages (`task.prompt`), get a reply (from
 the same request was answered before, else from the teacher), parse it (`task.parse`; truncated or
 unparsable output is re-asked up to `format_retries` times), run every verifier on the reasoning,
 and when any verifier reports an error, send the diagnostics back to the teacher
-(`seam.feedback_text`) for up to `max_rounds` more rounds. Every reply, every judged attempt and
+(`task.feedback_message`) for up to `max_rounds` more rounds. Every reply, every judged attempt and
 the final verdict are committed to the journal as they happen, so a rerun after a crash redoes
 only what was in flight, and re-judges cached answers with the verifiers of the day.
 
@@ -27,7 +27,6 @@ from datetime import UTC, datetime
 from annotate.cachekey import cache_key, request_payload
 from annotate.config import AnnotateConfig
 from annotate.journal import Journal, UnitResult
-from annotate.seam import Verifier, feedback_text, is_accepted
 from annotate.task import (
     ParsedAnswer,
     ParseError,
@@ -41,6 +40,7 @@ from annotate.task import (
 )
 from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, TeacherFatal, TeacherReply
 from schemas import Attempt, Diagnostic, KernelUnit
+from schemas.verdicts import Verifier, is_accepted
 
 # A truncated or unparsable answer is shown back to the teacher in a format retry, clipped: the
 # teacher needs to see what went wrong, not to spend its context on the broken text again.
@@ -233,7 +233,7 @@ class AnnotationRun:
                 messages = [
                     *messages,
                     {"role": "assistant", "content": content},
-                    feedback_message(feedback_text(diagnostics)),
+                    feedback_message(diagnostics),
                 ]
         return "rejected", last_round, reasoning
 

@@ -17,9 +17,9 @@ from annotate.config import AnnotateConfig
 from annotate.journal import Journal
 from annotate.limits import RateLimiter
 from annotate.loop import AnnotationRun, ProgressCallback, RunSummary, now_iso
-from annotate.seam import Verifier
 from annotate.teacher import TeacherClient
 from schemas import KernelUnit
+from schemas.verdicts import Verifier
 
 
 def new_run_id() -> str:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotate.prompts import PROMPT_VERSION, render
-from annotate.seam import REASONING_SECTIONS
-from schemas import KernelUnit
+from schemas import Diagnostic, KernelUnit
+from schemas.verdicts import REASONING_SECTIONS
 
 SECTION_KEYS = tuple(key for key, _ in REASONING_SECTIONS)
 # Per-section length bound in the compact JSON grammar: 7 sections x 300 chars stay under the
@@ -190,8 +190,10 @@ def prompt(unit: KernelUnit, style: str, response_format: str, max_code_chars: i
     return [{"role": "system", "content": render("system")}, {"role": "user", "content": user}]
 
 
-def feedback_message(feedback: str) -> dict[str, str]:
-    return {"role": "user", "content": render("feedback", feedback=feedback)}
+def feedback_message(diagnostics: list[Diagnostic]) -> dict[str, str]:
+    """The rejected answer's errors, as the teacher reads them in the next round."""
+    lines = "\n".join(f"- [{d.check}] {d.message}" for d in diagnostics if d.severity == "error")
+    return {"role": "user", "content": render("feedback", diagnostics=lines)}
 
 
 def format_retry_message(reason: str) -> dict[str, str]:

@@ -26,16 +26,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from annotate.verify.catalog import load_catalog  # noqa: E402
-from annotate.verify.clangcheck import CheckOptions, KernelChecker  # noqa: E402
-from annotate.verify.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
-from annotate.verify.mutate import (  # noqa: E402
+from annotate.checker.catalog import load_catalog  # noqa: E402
+from annotate.checker.clangcheck import CheckOptions, KernelChecker  # noqa: E402
+from annotate.checker.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
+from annotate.checker.toolchain import surface_include_dirs  # noqa: E402
+from tests.helpers.mutate import (  # noqa: E402
     api_call_sites,
     drop_argument,
     misspell_api,
     mutation_api_names,
 )
-from annotate.verify.surface import surface_include_dirs  # noqa: E402
 
 ENTRY_RE = re.compile(r"__global__[\s\w()\"]*__aicore__|__aicore__[\s\w()\"]*__global__")
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}
@@ -81,7 +81,7 @@ def checker_names(checker: KernelChecker) -> set[str]:
 
 
 def _args(text: str, open_pos: int, close: int) -> list[tuple[int, int]]:
-    from annotate.verify.mutate import _masked, _split_args
+    from tests.helpers.mutate import _masked, _split_args
 
     return _split_args(_masked(text), open_pos, close)
 

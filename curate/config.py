@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from curate.errors import UserError
+from schemas.config import ConfigError
 
 C = TypeVar("C")
 
@@ -55,6 +56,7 @@ def load_config(
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     values: dict[str, Any] = {}
+    origin: dict[str, str] = {}  # field -> where its value came from, for the error line
 
     path = config_file or DEFAULT_CONFIG_FILE
     if config_file is not None and not path.exists():
@@ -70,15 +72,22 @@ def load_config(
                 raise UserError(
                     f"{path}: unknown key {key!r} in [{section}]; known: {', '.join(sorted(names))}"
                 )
-            values[field] = _coerce(f"{path} [{section}] {key}", hints[field], raw)
+            origin[field] = f"{path} [{section}] {key}"
+            values[field] = _coerce(origin[field], hints[field], raw)
 
     env = os.environ if environ is None else environ
     for field in names:
         raw = env.get(f"CURATE_{field.upper()}")
         if raw is not None:
-            values[field] = _coerce(f"CURATE_{field.upper()}", hints[field], raw)
+            origin[field] = f"CURATE_{field.upper()}"
+            values[field] = _coerce(origin[field], hints[field], raw)
 
     for field, raw in (cli or {}).items():
         if raw is not None:
-            values[field] = _coerce(f"--{field.replace('_', '-')}", hints[field], raw)
-    return cls(**values)
+            origin[field] = f"--{field.replace('_', '-')}"
+            values[field] = _coerce(origin[field], hints[field], raw)
+    try:
+        return cls(**values)
+    except ConfigError as exc:  # the config validated itself: say where the bad value was set
+        where = origin.get(exc.field, f"[{section}] {exc.field} (default)")
+        raise UserError(f"{where}: {exc}") from None

@@ -82,7 +82,7 @@ def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: lis
 
 
 def _table_benchmark(source: str, name: str, code_column: str, id_column: str | None) -> list[BenchmarkItem]:
-    from dedup.sources import benchmark_from_table  # the table loader belongs to the dedup stage
+    from curate.sources import benchmark_from_table  # the table loader belongs to the dedup stage
 
     try:
         return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -71,8 +71,3 @@ def confirm_buckets(
             if not joined:
                 heads.append(doc)
     return comparisons
-
-
-def pick_representative(members: list[int], rank: Callable[[int], tuple]) -> int:
-    """The member with the smallest rank: the policy is in `rank`, ties cannot happen (ids)."""
-    return min(members, key=rank)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from schemas.config import ConfigError
+
 SCHEMES = ("affine32", "legacy")
 
 
@@ -22,17 +24,20 @@ class DedupConfig:
     # answer (a few statements) is "contained" in almost any file.
     min_containment_shingles: int = 20
 
-    def validate(self) -> None:
-        """Raise ValueError with one line saying what is wrong and what to do."""
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
         for name in ("threshold", "containment"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
-                raise ValueError(f"{name} must be in (0, 1], got {value}; e.g. --{name} 0.7")
+                raise ConfigError(name, f"{name} must be in (0, 1], got {value}; e.g. --{name} 0.7")
         if not 1 <= self.num_perm <= 1024:
-            raise ValueError(f"num_perm must be between 1 and 1024, got {self.num_perm}")
+            raise ConfigError("num_perm", f"num_perm must be between 1 and 1024, got {self.num_perm}")
         if not 1 <= self.ngram <= 32:
-            raise ValueError(f"ngram must be between 1 and 32, got {self.ngram}")
+            raise ConfigError("ngram", f"ngram must be between 1 and 32, got {self.ngram}")
         if self.scheme not in SCHEMES:
-            raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {self.scheme!r}")
+            raise ConfigError("scheme", f"scheme must be one of {', '.join(SCHEMES)}, got {self.scheme!r}")
         if self.min_containment_shingles < 1:
-            raise ValueError(f"min_containment_shingles must be >= 1, got {self.min_containment_shingles}")
+            raise ConfigError(
+                "min_containment_shingles",
+                f"min_containment_shingles must be >= 1, got {self.min_containment_shingles}",
+            )

@@ -18,12 +18,8 @@ from dedup.minhash import signatures
 from dedup.names import name_index, normalize_op_name
 from dedup.shingles import ShingleSets, build_shingle_sets, jaccard
 from schemas import BenchmarkItem, Decision, KernelUnit, stable_id
+from schemas.licenses import is_permissive
 
-# Ranked first when choosing what to keep. SPDX ids and the usual spellings, compared lowercase.
-PERMISSIVE = frozenset(
-    {"apache-2.0", "apache 2.0", "apache license 2.0", "mit", "bsd-2-clause", "bsd-3-clause", "isc", "zlib"}
-    | {"0bsd", "unlicense", "bsl-1.0", "cc0-1.0", "psf-2.0", "upl-1.0"}
-)
 _METHOD_RANK = {"exact": 0, "jaccard": 1, "containment": 2, "name": 3}
 
 
@@ -54,10 +50,6 @@ class DedupResult:
     findings: LeakFindings
     counts: dict[str, int]
     notes: list[str]
-
-
-def is_permissive(license_name: str) -> bool:
-    return license_name.strip().lower() in PERMISSIVE
 
 
 def keep_rank(unit: KernelUnit) -> tuple[int, int, int, str]:
@@ -142,7 +134,6 @@ def _near_duplicate_groups(
 
 def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: DedupConfig) -> DedupResult:
     """Decide keep / duplicate / leak for every unit (in input order), with evidence."""
-    cfg.validate()
     corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
     findings = find_leaks(units, items, cfg, corpus) if items else LeakFindings()
     best = _strongest(findings.leaks)
@@ -260,7 +251,6 @@ def run_audit(
     units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig
 ) -> tuple[LeakFindings, dict[str, int]]:
     """Leaks of `items` (the test side) in `units` (the training side); no deduplication."""
-    cfg.validate()
     corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
     findings = find_leaks(units, items, cfg, corpus)
     counts = {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from schemas.config import ConfigError
+
 # Files that can hold a kernel entry or a header it includes.
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".cce", ".asc", ".h", ".hpp", ".hh", ".hxx", ".inc")
 ENTRY_SUFFIXES = (".cpp", ".cc", ".cxx", ".cce", ".asc", ".h", ".hpp")
@@ -16,3 +18,12 @@ class IngestConfig:
     max_diagnostics: int = 20  # per unit; the count of the rest is kept in a final note
     exclude_dirs: list[str] = field(default_factory=lambda: [".git", "build", "output", "node_modules"])
     std: str = "c++17"
+
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
+        if self.jobs < 0:
+            raise ConfigError("jobs", f"jobs must be >= 0 (0: one per core), got {self.jobs}")
+        if self.max_file_mb <= 0:
+            raise ConfigError("max_file_mb", f"max_file_mb must be > 0, got {self.max_file_mb}")
+        if self.max_diagnostics < 0:
+            raise ConfigError("max_diagnostics", f"max_diagnostics must be >= 0, got {self.max_diagnostics}")

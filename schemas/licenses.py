@@ -78,6 +78,15 @@ KNOWN_LICENSES: dict[str, License] = {
 UNKNOWN = "unknown"
 
 
+# Other usual spellings of permissive licences, compared lowercase (tables and Hub datasets carry
+# free-text licence names).
+_PERMISSIVE_SPELLINGS = frozenset(
+    {"apache-2.0", "apache 2.0", "apache license 2.0", "mit", "bsd-2-clause", "bsd-3-clause", "isc", "zlib"}
+    | {"0bsd", "unlicense", "bsl-1.0", "cc0-1.0", "psf-2.0", "upl-1.0"}
+)
+
+
 def is_permissive(license_id: str) -> bool:
-    lic = KNOWN_LICENSES.get(license_id)
-    return bool(lic and lic.permissive)
+    """Ranked first when dedup chooses which copy to keep."""
+    lic = KNOWN_LICENSES.get(license_id.strip())
+    return bool(lic and lic.permissive) or license_id.strip().lower() in _PERMISSIVE_SPELLINGS

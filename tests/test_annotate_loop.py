@@ -14,10 +14,10 @@ from annotate.export import export_tables
 from annotate.journal import Journal
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
-from annotate.seam import Verifier
-from annotate.structural import StructuralVerifier
 from annotate.task import SECTION_KEYS
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit, read_records
+from schemas.verdicts import Verifier
+from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import ChatRequest, OpenAIServer, Reply
 from tests.test_annotate_task import make_unit
 

@@ -7,8 +7,6 @@ import json
 import pytest
 
 from annotate.prompts import PROMPT_VERSION, template
-from annotate.seam import REASONING_SECTIONS, reasoning_sections
-from annotate.structural import StructuralVerifier
 from annotate.task import (
     SECTION_KEYS,
     ParseError,
@@ -20,6 +18,8 @@ from annotate.task import (
     shorten_code,
 )
 from schemas import KernelUnit, OpDef, Param, TensorSpec, TilingField
+from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
+from tests.helpers.structural import StructuralVerifier
 
 LICENCE = "/**\n * Copyright (c) 2025 Huawei Technologies Co., Ltd.\n * CANN Open Software License Agreement v2.0\n */\n"
 KERNEL_BODY = """#include "kernel_operator.h"

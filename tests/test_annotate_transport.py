@@ -17,8 +17,8 @@ from annotate.config import AnnotateConfig
 from annotate.limits import RateLimiter
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
-from annotate.structural import StructuralVerifier
 from annotate.teacher import TeacherFatal, parse_retry_after
+from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import ChatRequest, OpenAIServer, Reply
 from tests.test_annotate_task import make_unit
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from annotate.verify.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
-from annotate.verify.clangcheck import CheckOptions, KernelChecker
+from annotate.checker.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
+from annotate.checker.clangcheck import CheckOptions, KernelChecker
 from curate.cli import app
 from curate.errors import UserError
 from tests.conftest import run_curate
@@ -147,7 +147,7 @@ def test_unknown_vendor_headers_warn_but_ascendc_errors_still_fail(tree) -> None
 def test_shipped_catalog_matches_the_surface() -> None:
     fresh = build_catalog()
     shipped = Catalog.from_json(CATALOG_PATH.read_text(encoding="utf-8"))
-    assert shipped.digest == surface_digest() == fresh.digest, "run `python -m annotate.verify --write`"
+    assert shipped.digest == surface_digest() == fresh.digest, "run `python -m annotate.checker --write`"
     assert shipped.to_json() == fresh.to_json()
     add = [e for e in load_catalog().by_name("Add") if e.kind == "function"]
     assert add and add[0].header == "ascendc/vec.h" and any(o.max_args == 4 for o in add[0].overloads)
@@ -168,7 +168,7 @@ def _shipped_by_package_data(path: Path) -> bool:
 
 
 def test_every_surface_file_is_package_data() -> None:
-    from annotate.verify.surface import SURFACE_DIR
+    from annotate.checker.toolchain import SURFACE_DIR
 
     unshipped = [p for p in SURFACE_DIR.rglob("*") if p.is_file() and not _shipped_by_package_data(p)]
     assert unshipped == []
@@ -215,7 +215,7 @@ def test_misspelt_qualified_names_are_found_where_clang_cannot_look(tree) -> Non
 
 
 def test_textual_argument_counts_of_qualified_calls() -> None:
-    from annotate.verify.qualified import count_arguments, wrong_qualified_arity
+    from annotate.checker.qualified import count_arguments, wrong_qualified_arity
 
     def count(call: str) -> int | None:
         return count_arguments(call, call.index("("))

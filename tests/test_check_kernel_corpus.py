@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from annotate.verify.clangcheck import CheckResult, KernelChecker
-from annotate.verify.mutate import (
+from annotate.checker.clangcheck import CheckResult, KernelChecker
+from tests.conftest import EXAMPLES
+from tests.helpers.mutate import (
     Mutation,
     drop_argument,
     misspell_api,
@@ -21,7 +22,6 @@ from annotate.verify.mutate import (
     undeclared_variable,
     wrong_template_argument,
 )
-from tests.conftest import EXAMPLES
 
 CORPUS = EXAMPLES / "corpus"
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dedup.sources import benchmark_from_table, load_benchmark, load_corpus
+from curate.sources import benchmark_from_table, load_benchmark, load_corpus
 from schemas import KernelUnit, write_records
 from tests.test_dedup_helpers import elementwise_kernel, unit, unrelated_kernel
 

@@ -14,6 +14,7 @@ from curate.publish import BuildConfig, build_dataset, run_build
 from curate.publish.formats import config_tables
 from curate.publish.split import TRAIN, VALIDATION, operator_key
 from schemas import Annotation, DatasetRow, Decision, KernelUnit, read_records, stable_id, write_records
+from schemas.config import ConfigError
 from tests.test_publish_workspace import (
     COMMIT,
     DEFAULT_SPECS,
@@ -170,8 +171,8 @@ def test_build_needs_dedup_and_annotate_first(tmp_path: Path) -> None:
     ws.decisions.unlink()
     with pytest.raises(UserError, match="curate dedup"):
         build_dataset(ws, BuildConfig())
-    with pytest.raises(UserError, match="validation-ratio"):
-        build_dataset(make_workspace(tmp_path / "ws2"), BuildConfig(validation_ratio=1.5))
+    with pytest.raises(ConfigError, match="validation_ratio"):
+        BuildConfig(validation_ratio=1.5)
 
 
 def test_build_writes_its_tables_and_records_the_run(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import datasets
 import pytest
@@ -14,16 +15,15 @@ from curate.errors import UserError
 from curate.publish import BuildConfig, PushConfig, run_build, run_push
 from curate.publish.formats import config_tables
 from curate.publish.pipeline import _load_build
+from schemas.config import ConfigError
 from tests.test_publish_workspace import make_workspace
 
 ALLOW = ["CANN-2.0", "Apache-2.0"]
 
 
 def _config(out: Path, **overrides: object) -> PushConfig:
-    config = PushConfig(to_dir=str(out), allow_license=ALLOW, shard_rows=3)
-    for key, value in overrides.items():
-        setattr(config, key, value)
-    return config
+    settings: dict[str, Any] = {"to_dir": str(out), "allow_license": ALLOW, "shard_rows": 3, **overrides}
+    return PushConfig(**settings)
 
 
 def test_datasets_reads_every_config_of_the_folder_row_for_row(tmp_path: Path) -> None:
@@ -98,10 +98,11 @@ def test_push_needs_a_current_build_and_a_target(tmp_path: Path) -> None:
     run_build(ws, BuildConfig())
     with pytest.raises(UserError, match="say where to publish"):
         run_push(ws, PushConfig(allow_license=ALLOW), rerun="curate push")
-    with pytest.raises(UserError, match="ORG/NAME"):
-        run_push(ws, PushConfig(repo_id="no-slash", allow_license=ALLOW), rerun="curate push")
-    with pytest.raises(UserError, match="unknown format"):
-        run_push(ws, _config(tmp_path / "out", formats=["sharegpt"]), rerun="curate push")
+    # Configurations validate themselves at construction (the CLI names the option in one line).
+    with pytest.raises(ConfigError, match="ORG/NAME"):
+        PushConfig(repo_id="no-slash", allow_license=ALLOW)
+    with pytest.raises(ConfigError, match="unknown format"):
+        _config(tmp_path / "out", formats=["sharegpt"])
 
 
 def test_rejected_only_data_is_published_as_its_own_config_and_the_card_says_so(tmp_path: Path) -> None:

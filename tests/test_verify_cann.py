@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from annotate.verify import VerifyConfig, default_verifiers
-from annotate.verify.cann import CompileRequest, build_command, compile_check, detect, parse_output
-from annotate.verify.surface import resolve_soc
-from annotate.verify.verifiers import CannVerifier
+from annotate.checker.cann import CompileRequest, build_command, compile_check, detect, parse_output
+from annotate.checker.toolchain import resolve_soc
+from annotate.reasoning import VerifyConfig, default_verifiers
+from annotate.reasoning.verifiers import CannVerifier
 from tests.conftest import EXAMPLES
 from tests.test_check_kernel_cli import invoke
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from annotate.reasoning import VerifyConfig, default_verifiers
+from annotate.reasoning.rerun import reverify
 from annotate.task import render_reasoning
-from annotate.verify import VerifyConfig, default_verifiers
-from annotate.verify.rerun import reverify
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit, read_records, write_records
 from tests.conftest import run_curate

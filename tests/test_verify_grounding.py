@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from annotate.seam import REASONING_SECTIONS, Verifier, is_accepted
+from annotate.checker.catalog import load_catalog
+from annotate.reasoning import GroundingVerifier, SurfaceVerifier, VerifyConfig, default_verifiers
+from annotate.reasoning.grounding import grounding_checks, verbatim_overlap
 from annotate.task import render_reasoning
-from annotate.verify import GroundingVerifier, SurfaceVerifier, VerifyConfig, default_verifiers
-from annotate.verify.catalog import load_catalog
-from annotate.verify.grounding import grounding_checks, verbatim_overlap
 from schemas import Diagnostic, KernelUnit, TilingField
+from schemas.verdicts import REASONING_SECTIONS, Verifier, is_accepted
 from tests.test_annotate_task import make_unit
 
 CODE = """#include "kernel_operator.h"
@@ -266,15 +266,11 @@ def test_snippets_can_be_switched_off() -> None:
     assert SurfaceVerifier(VerifyConfig(snippets=False)).verify(unit(), "", text) == []
 
 
-def test_default_verifiers_and_config_from_another_stage() -> None:
+def test_default_verifiers_take_their_settings_from_the_verify_config() -> None:
     names = [v.name for v in default_verifiers(VerifyConfig(cann=False))]
     assert names == ["surface", "grounding"]
 
-    class AnnotateLike:  # a config of another stage: shared field names apply, the rest is ignored
-        max_rounds = 3
-        max_overlap = 0.9
-
-    [_, grounding] = default_verifiers(AnnotateLike())
+    [_, grounding] = default_verifiers(VerifyConfig(cann=False, max_overlap=0.9))
     assert isinstance(grounding, GroundingVerifier) and grounding.config.max_overlap == 0.9
     verifiers: list[Verifier] = default_verifiers(None)
     assert is_accepted([d for v in verifiers for d in v.verify(unit(), "", reasoning())])

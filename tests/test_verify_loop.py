@@ -11,9 +11,8 @@ import pytest
 
 from annotate.config import AnnotateConfig
 from annotate.export import export_tables
+from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
 from annotate.run import annotate_units
-from annotate.verifiers import load_verifiers
-from annotate.verify import VerifyConfig, default_verifiers
 from schemas import Annotation, Attempt, read_records
 from tests.servers.openai_server import OpenAIServer, Reply
 from tests.test_verify_grounding import SECTIONS, unit
@@ -35,8 +34,8 @@ def test_hallucinated_api_is_fed_back_and_the_corrected_answer_accepted(
 ) -> None:
     server.push(Reply.ok(json.dumps(HALLUCINATED)), Reply.ok(json.dumps(SECTIONS)))
     config = AnnotateConfig(base_url=server.url, model="test-model", backoff_base_s=0.01, max_rounds=2)
-    verifiers, names = load_verifiers(VerifyConfig(cann=False))
-    assert names == "surface, grounding"
+    verifiers = default_verifiers(VerifyConfig(cann=False))
+    assert verifier_names(verifiers) == "surface, grounding"
     summary = annotate_units([unit()], config, verifiers, tmp_path / "annotate.sqlite", "k")
     assert (summary.accepted, summary.rejected, server.chat_count()) == (1, 0, 2)
 
@@ -57,6 +56,5 @@ def test_hallucinated_api_is_fed_back_and_the_corrected_answer_accepted(
     assert [d.check for d in annotation.diagnostics] == ["grounding.api_exists"]  # round 1 kept
 
 
-def test_default_verifiers_take_the_annotate_config() -> None:
-    config = AnnotateConfig(base_url="http://127.0.0.1:9/v1", model="m")
-    assert [v.name for v in default_verifiers(config)][:2] == ["surface", "grounding"]
+def test_default_verifiers_take_the_verify_config() -> None:
+    assert [v.name for v in default_verifiers(VerifyConfig())][:2] == ["surface", "grounding"]

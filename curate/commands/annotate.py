@@ -23,15 +23,14 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from annotate.config import AnnotateConfig, ConfigError
+from annotate.config import AnnotateConfig
 from annotate.export import ExportCounts, export_tables
 from annotate.journal import JournalError
 from annotate.local_teacher import LocalTeacher, LocalTeacherError
 from annotate.loop import RunSummary
+from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
 from annotate.run import annotate_units
 from annotate.teacher import TeacherFatal
-from annotate.verifiers import load_verifiers
-from annotate.verify.config import VerifyConfig
 from curate.config import load_config
 from curate.errors import UserError
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
@@ -216,10 +215,7 @@ def annotate(
         "price_out": price_out,
         "local_model": local_model,
     }
-    try:
-        cfg = load_config(AnnotateConfig, "annotate", cli=cli, config_file=config).resolved()
-    except ConfigError as exc:
-        raise UserError(f"{exc}; fix the option, curate.toml [annotate] or CURATE_* variable") from None
+    cfg = load_config(AnnotateConfig, "annotate", cli=cli, config_file=config).resolved()
     ws = Workspace(workspace)
 
     if export_only:
@@ -241,7 +237,8 @@ def annotate(
         )
     api_key = read_api_key(cfg)
     # The verifiers take their settings from [verify] (the same as `curate verify`).
-    verifiers, verifier_names = load_verifiers(load_config(VerifyConfig, "verify", config_file=config))
+    verifiers = default_verifiers(load_config(VerifyConfig, "verify", config_file=config))
+    names = verifier_names(verifiers)
     summary: RunSummary | None = None
     with ws.locked():
         try:
@@ -263,7 +260,7 @@ def annotate(
                 "annotate",
                 completed=summary is not None,
                 summary=summary.as_dict() if summary else None,
-                verifiers=verifier_names,
+                verifiers=names,
                 config=cfg.as_record(),
             )
     assert summary is not None  # the block above either set it or raised
@@ -275,4 +272,4 @@ def annotate(
         )
         print(json.dumps(record))
     else:
-        print(summary_line(summary, counts, verifier_names))
+        print(summary_line(summary, counts, names))

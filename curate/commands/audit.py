@@ -13,10 +13,10 @@ import typer
 
 from curate.commands.dedup import stage_config
 from curate.errors import UserError
+from curate.sources import load_benchmark, load_corpus
 from curate.workspace import write_text_atomic
 from dedup.decide import run_audit
 from dedup.report import build_json, build_markdown, dump_json
-from dedup.sources import load_benchmark, load_corpus
 from schemas import BenchmarkItem, KernelUnit
 
 SOURCE_HELP = (

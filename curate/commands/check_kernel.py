@@ -15,10 +15,9 @@ from typing import Annotated
 
 import typer
 
-from annotate.verify.cann import CompileRequest, compile_check, detect
-from annotate.verify.clangcheck import CheckOptions, CheckResult, KernelChecker
-from annotate.verify.config import VerifyConfig
-from annotate.verify.surface import soc_profile
+from annotate.checker.cann import CompileRequest, compile_check, detect
+from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
+from annotate.reasoning.config import VerifyConfig
 from curate.config import load_config
 from curate.errors import UserError
 
@@ -110,14 +109,9 @@ def verify_config(
     soc: str | None, cann_home: str | None, cann: bool | None, config: Path | None
 ) -> VerifyConfig:
     """The [verify] settings with the command line's overrides; an unknown --soc is a user error."""
-    cfg = load_config(
+    return load_config(
         VerifyConfig, "verify", cli={"soc": soc, "cann_home": cann_home, "cann": cann}, config_file=config
     )
-    try:
-        soc_profile(cfg.soc)
-    except ValueError as exc:
-        raise UserError(f"--soc: {exc}") from None
-    return cfg
 
 
 def register(app: typer.Typer) -> None:

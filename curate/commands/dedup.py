@@ -20,12 +20,7 @@ from schemas import BenchmarkItem, Decision, KernelUnit, read_records, write_rec
 
 
 def stage_config(cli: dict[str, Any], config_file: Path | None) -> DedupConfig:
-    cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config_file)
-    try:
-        cfg.validate()
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    return cfg
+    return load_config(DedupConfig, "dedup", cli=cli, config_file=config_file)
 
 
 def _read_benchmark(ws: Workspace) -> list[BenchmarkItem] | None:

@@ -16,8 +16,8 @@ from typing import Annotated
 
 import typer
 
-from annotate.verify.cann import detect, which_compiler
-from annotate.verify.config import VerifyConfig
+from annotate.checker.cann import detect, which_compiler
+from annotate.reasoning.config import VerifyConfig
 from curate.config import load_config
 
 _SMOKE_KERNEL = """#include "kernel_operator.h"
@@ -41,9 +41,9 @@ class VerifierStatus:
 
 def surface_status(soc: str) -> VerifierStatus:
     try:
-        from annotate.verify.catalog import load_catalog, shipped_catalog
-        from annotate.verify.clangcheck import CheckOptions, KernelChecker
-        from annotate.verify.clangutil import clang_version
+        from annotate.checker.catalog import load_catalog, shipped_catalog
+        from annotate.checker.clangcheck import CheckOptions, KernelChecker
+        from annotate.checker.clangutil import clang_version
 
         version = clang_version()
         fresh = shipped_catalog() is not None
@@ -79,8 +79,8 @@ def cann_status(cfg: VerifyConfig) -> VerifierStatus:
 
 def grounding_status(cfg: VerifyConfig) -> VerifierStatus:
     try:
-        from annotate.verify.catalog import load_catalog
-        from annotate.verify.grounding import grounding_checks
+        from annotate.checker.catalog import load_catalog
+        from annotate.reasoning.grounding import grounding_checks
 
         names = sorted(grounding_checks(load_catalog(), cfg.max_overlap, cfg.min_section_chars))
     except Exception as exc:

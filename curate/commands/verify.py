@@ -18,9 +18,9 @@ from typing import Annotated
 
 import typer
 
-from annotate.verify.config import VerifyConfig
-from annotate.verify.rerun import ReverifySummary, reverify
-from annotate.verify.verifiers import default_verifiers
+from annotate.reasoning.config import VerifyConfig
+from annotate.reasoning.rerun import ReverifySummary, reverify
+from annotate.reasoning.verifiers import default_verifiers
 from curate.commands.check_kernel import verify_config
 from curate.commands.ingest import WorkspaceOption
 from curate.errors import UserError

@@ -17,7 +17,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from curate.errors import UserError
 from curate.publish.config import BuildConfig
 from curate.publish.split import SPLITS, operator_key, split_of
 from curate.workspace import Workspace, write_text_atomic
@@ -47,8 +46,6 @@ class BuildResult:
 
 def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     """Read the workspace tables and return what would be published (pure: writes nothing)."""
-    if not 0.0 <= config.validation_ratio < 1.0:
-        raise UserError(f"--validation-ratio must be in [0, 1), got {config.validation_ratio}")
     units = {u.unit_id: u for u in read_records(ws.require(ws.units, "ingest"), KernelUnit)}
     decisions = {d.unit_id: d for d in read_records(ws.require(ws.decisions, "dedup"), Decision)}
     annotations = _latest_annotations(read_records(ws.require(ws.annotations, "annotate"), Annotation))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from schemas.config import ConfigError
+
 FORMATS = ("raw", "alpaca", "messages", "preference")
 
 
@@ -14,6 +16,13 @@ class BuildConfig:
     validation_ratio: float = 0.1  # share of operators (not rows) that go to the validation split
     split_salt: str = "ascend-cot"  # change it to draw a different, still deterministic, split
     include_rejected: bool = False  # also keep rejected annotations (published as the `rejected` config)
+
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
+        if not 0.0 <= self.validation_ratio < 1.0:
+            raise ConfigError(
+                "validation_ratio", f"validation_ratio must be in [0, 1), got {self.validation_ratio}"
+            )
 
 
 @dataclass(slots=True)
@@ -31,3 +40,16 @@ class PushConfig:
     pretty_name: str = "Ascend-CoT"
     shard_rows: int = 2000  # rows per parquet shard
     ignore_finding: list[str] = field(default_factory=list)  # ids of secret-gate findings judged false
+
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
+        unknown = [f for f in self.formats if f not in FORMATS]
+        if unknown or not self.formats:
+            raise ConfigError(
+                "formats",
+                f"unknown format(s) {', '.join(unknown) or '(none given)'}: choose from {', '.join(FORMATS)}",
+            )
+        if self.repo_id and self.repo_id.count("/") != 1:
+            raise ConfigError("repo_id", f"repo_id must be ORG/NAME, got {self.repo_id!r}")
+        if self.shard_rows < 1:
+            raise ConfigError("shard_rows", f"shard_rows must be >= 1, got {self.shard_rows}")

@@ -174,8 +174,3 @@ def url(license_id: str) -> str:
     if lic is not None:
         return lic.url
     return "" if license_id == UNKNOWN else f"https://spdx.org/licenses/{license_id}.html"
-
-
-def is_osi_like(license_id: str) -> bool:
-    lic = KNOWN_LICENSES.get(license_id)
-    return bool(lic and lic.spdx)

@@ -20,7 +20,7 @@ from curate.publish.build import (
     build_dataset,
     write_build,
 )
-from curate.publish.config import FORMATS, BuildConfig, PushConfig
+from curate.publish.config import BuildConfig, PushConfig
 from curate.publish.hub import HubTarget, hub_token, upload
 from curate.publish.licenses import LicenseCount, LicenseGateError, check_licenses, gate_report
 from curate.publish.repo import RepoContent, assemble, write_to_dir
@@ -86,20 +86,9 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
     return rows, pairs, summary
 
 
-def _check_formats(formats: list[str]) -> None:
-    unknown = [f for f in formats if f not in FORMATS]
-    if unknown or not formats:
-        raise UserError(
-            f"unknown format(s) {', '.join(unknown) or '(none given)'}: choose from {', '.join(FORMATS)}"
-        )
-
-
 def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = False) -> PushOutcome:
     if not (config.repo_id or config.to_dir or dry_run):
         raise UserError("say where to publish: --repo-id ORG/NAME, --to-dir DIR, or both (or --dry-run)")
-    if config.repo_id and config.repo_id.count("/") != 1:
-        raise UserError(f"--repo-id must be ORG/NAME, got {config.repo_id!r}")
-    _check_formats(config.formats)
     with _existing(ws).locked():
         rows, pairs, summary = _load_build(ws)
         try:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.verify import clangutil as cu
-from annotate.verify.astcheck import AstChecker, norm, unit_cursors
-from annotate.verify.blocks import headers_at, in_host_function
-from annotate.verify.catalog import Catalog
-from annotate.verify.classify import Context, Verdict, classify
-from annotate.verify.includes import VIRTUAL_ROOT
-from annotate.verify.qualified import misspelt_qualified_names, wrong_qualified_arity
-from annotate.verify.surface import is_surface_file
+from annotate.checker import clangutil as cu
+from annotate.checker.astcheck import AstChecker, norm, unit_cursors
+from annotate.checker.blocks import headers_at, in_host_function
+from annotate.checker.catalog import Catalog
+from annotate.checker.classify import Context, Verdict, classify
+from annotate.checker.includes import VIRTUAL_ROOT
+from annotate.checker.qualified import misspelt_qualified_names, wrong_qualified_arity
+from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
 
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")

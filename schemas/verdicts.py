@@ -1,4 +1,5 @@
-"""The seam between the annotation loop and the verifiers.
+"""The contract between the annotation loop and any verifier: the `Verifier` protocol, what
+makes a verdict, and the sections a reasoning is written in.
 
 The annotation loop calls every configured verifier on every parsed teacher response. A response
 with any `error` diagnostic is rejected; the loop may send it back to the teacher with the
@@ -27,13 +28,7 @@ def is_accepted(diagnostics: list[Diagnostic]) -> bool:
     return not any(d.severity == "error" for d in diagnostics)
 
 
-def feedback_text(diagnostics: list[Diagnostic]) -> str:
-    """The diagnostics as the teacher will read them in a retry round."""
-    lines = [f"- [{d.check}] {d.message}" for d in diagnostics if d.severity == "error"]
-    return "Your previous answer was rejected by the verifier:\n" + "\n".join(lines)
-
-
-# -- Added by the annotation loop (additive): the sections every reasoning is written in. --------
+# The sections every reasoning is written in.
 # The teacher answers with one value per key; the loop renders them, in this order, as
 # "## <heading>" blocks of the reasoning text that verifiers receive.
 REASONING_SECTIONS: tuple[tuple[str, str], ...] = (

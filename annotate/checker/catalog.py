@@ -2,7 +2,7 @@
 
 The surface headers are the single source of truth; the catalog is derived from them by parsing
 with libclang and cached as `surface/catalog.json` (shipped with the package). Regenerate after
-editing the surface with `python -m annotate.verify --write`; a test checks that the
+editing the surface with `python -m annotate.checker --write`; a test checks that the
 shipped file matches a fresh build.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.verify import clangutil as cu
-from annotate.verify.surface import ENTRY_HEADERS, SURFACE_DIR, base_args, is_surface_file
+from annotate.checker import clangutil as cu
+from annotate.checker.toolchain import ENTRY_HEADERS, SURFACE_DIR, base_args, is_surface_file
 
 CATALOG_PATH = SURFACE_DIR / "catalog.json"
 CATALOG_VERSION = 1

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.verify import clangutil as cu
-from annotate.verify.astcheck import norm, unit_cursors
-from annotate.verify.surface import PRELUDE, is_surface_file
+from annotate.checker import clangutil as cu
+from annotate.checker.astcheck import norm, unit_cursors
+from annotate.checker.toolchain import PRELUDE, is_surface_file
 
 DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 _SCOPES = (

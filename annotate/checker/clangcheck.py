@@ -15,10 +15,10 @@ from typing import Any
 
 import clang.cindex as ci
 
-from annotate.verify.astcheck import norm
-from annotate.verify.catalog import Catalog, load_catalog
-from annotate.verify.classify import Context
-from annotate.verify.includes import (
+from annotate.checker.astcheck import norm
+from annotate.checker.catalog import Catalog, load_catalog
+from annotate.checker.classify import Context
+from annotate.checker.includes import (
     MISSING_DIR,
     VIRTUAL_ROOT,
     local_include_dirs,
@@ -27,9 +27,9 @@ from annotate.verify.includes import (
     plan_includes,
     read_text,
 )
-from annotate.verify.judge import NOT_FOUND_RE, judge
-from annotate.verify.opcontext import OP_CONTEXT_HEADER, op_context
-from annotate.verify.surface import (
+from annotate.checker.judge import NOT_FOUND_RE, judge
+from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context
+from annotate.checker.toolchain import (
     AUTO_SOC,
     DEFAULT_SOC,
     SURFACE_DIR,
@@ -37,7 +37,7 @@ from annotate.verify.surface import (
     resolve_soc,
     surface_include_dirs,
 )
-from annotate.verify.tuinfo import (
+from annotate.checker.tuinfo import (
     class_headers,
     declared_names,
     failed_calls,

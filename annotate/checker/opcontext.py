@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotate.verify.includes import VIRTUAL_ROOT, read_text, repository_root, scan_includes
+from annotate.checker.includes import VIRTUAL_ROOT, read_text, repository_root, scan_includes
 
 OP_CONTEXT_HEADER = f"{VIRTUAL_ROOT}/opcontext/curate_op_context.h"
 UNKNOWN_TILING = "CurateUnknownTilingData"

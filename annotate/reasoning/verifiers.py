@@ -1,4 +1,4 @@
-"""The verifiers the annotation loop runs, behind the `annotate.seam.Verifier` protocol.
+"""The verifiers the annotation loop runs, behind the `schemas.verdicts.Verifier` protocol.
 
 - `SurfaceVerifier` ("surface"): code blocks quoted in the reasoning type-check against the
   project's AscendC API surface with libclang (always available).
@@ -14,15 +14,14 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
 
-from annotate.seam import Verifier
-from annotate.verify.cann import CompileRequest, Toolkit, compile_check, detect
-from annotate.verify.catalog import Catalog, load_catalog
-from annotate.verify.clangcheck import CheckOptions, KernelChecker
-from annotate.verify.config import VerifyConfig
-from annotate.verify.grounding import code_blocks, grounding_checks
+from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
+from annotate.checker.catalog import Catalog, load_catalog
+from annotate.checker.clangcheck import CheckOptions, KernelChecker
+from annotate.reasoning.config import VerifyConfig
+from annotate.reasoning.grounding import code_blocks, grounding_checks
 from schemas import Diagnostic, KernelUnit
+from schemas.verdicts import Verifier
 
 _TOP_LEVEL_RE = re.compile(
     r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__)", re.MULTILINE
@@ -150,10 +149,9 @@ class CannVerifier:
         return found
 
 
-def default_verifiers(config: Any = None) -> list[Verifier]:
-    """The verifiers of an annotation run; `config` is a VerifyConfig or any config object whose
-    same-named fields apply (the annotate stage passes its own)."""
-    cfg = VerifyConfig.from_any(config)
+def default_verifiers(config: VerifyConfig | None = None) -> list[Verifier]:
+    """The verifiers of a run (annotate and verify alike take the [verify] settings)."""
+    cfg = config or VerifyConfig()
     catalog = load_catalog()
     verifiers: list[Verifier] = [
         SurfaceVerifier(cfg, KernelChecker(catalog)),
@@ -164,3 +162,8 @@ def default_verifiers(config: Any = None) -> list[Verifier]:
         if detection.toolkit is not None:
             verifiers.append(CannVerifier(detection.toolkit, cfg))
     return verifiers
+
+
+def verifier_names(verifiers: list[Verifier]) -> str:
+    """The verifiers as the run summary and the dataset card name them."""
+    return ", ".join(v.name for v in verifiers) or "none"

@@ -13,8 +13,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from annotate.seam import Verifier, is_accepted
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit
+from schemas.verdicts import Verifier, is_accepted
 
 JUDGED = ("accepted", "rejected")
 TEACHER_CHECK_PREFIX = "teacher."  # the loop's own findings (format, refusal): not a verifier's

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from annotate.verify import clangutil as cu
-from annotate.verify.catalog import Catalog
-from annotate.verify.classify import Context, Verdict, classify_unknown, closest
-from annotate.verify.surface import is_surface_file
+from annotate.checker import clangutil as cu
+from annotate.checker.catalog import Catalog
+from annotate.checker.classify import Context, Verdict, classify_unknown, closest
+from annotate.checker.toolchain import is_surface_file
 
 _TRANSPARENT = (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR)
 

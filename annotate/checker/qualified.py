@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from annotate.verify.catalog import Catalog
-from annotate.verify.clangutil import UNBOUNDED
-from annotate.verify.classify import Verdict, typo_like
+from annotate.checker.catalog import Catalog
+from annotate.checker.clangutil import UNBOUNDED
+from annotate.checker.classify import Verdict, typo_like
 from schemas.cpp import mask_comments_and_literals
 
 _REFERENCE_RE = re.compile(r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC)::(\w+)\s*(?=[<(])")

@@ -8,8 +8,8 @@ It judges form only, never whether the content is true.
 
 from __future__ import annotations
 
-from annotate.seam import REASONING_SECTIONS, reasoning_sections
 from schemas import Diagnostic, KernelUnit
+from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
 
 class StructuralVerifier:

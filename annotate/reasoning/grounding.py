@@ -21,10 +21,10 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from annotate.seam import REASONING_SECTIONS, reasoning_sections
-from annotate.verify.catalog import Catalog
-from annotate.verify.classify import closest, edit_distance
+from annotate.checker.catalog import Catalog
+from annotate.checker.classify import closest, edit_distance
 from schemas import Diagnostic, KernelUnit
+from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
 QUALIFIED_RE = re.compile(r"\bAscendC::((?:\w+::)*)(\w+)")
 CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 SURFACE_DIR = Path(__file__).resolve().parent / "surface"
@@ -99,8 +98,3 @@ def base_args(soc: str = DEFAULT_SOC) -> list[str]:
         f"-D{profile.dav_macro}",
         "-DTILING_KEY_VAR=0",
     ]
-
-
-@cache
-def surface_files() -> tuple[Path, ...]:
-    return tuple(sorted(p for p in SURFACE_DIR.rglob("*") if p.is_file() and p.suffix in ("", ".h")))

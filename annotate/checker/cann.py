@@ -21,8 +21,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotate.verify.includes import local_include_dirs
-from annotate.verify.surface import AUTO_SOC, resolve_soc, soc_profile
+from annotate.checker.includes import local_include_dirs
+from annotate.checker.toolchain import AUTO_SOC, resolve_soc, soc_profile
 from schemas import Diagnostic
 
 COMPILER_NAMES = ("bisheng", "ccec")

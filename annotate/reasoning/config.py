@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
-from annotate.verify.surface import AUTO_SOC
+from annotate.checker.toolchain import AUTO_SOC, soc_profile
+from schemas.config import ConfigError
 
 
 @dataclass
@@ -21,14 +20,19 @@ class VerifyConfig:
     snippets: bool = True  # type-check code blocks quoted in the reasoning
     compile_timeout_s: float = 120.0
 
-    @classmethod
-    def from_any(cls, config: Any) -> VerifyConfig:
-        """A VerifyConfig from itself, from another stage's config (fields it happens to share,
-        e.g. `max_rounds` is ignored, `soc` is taken), or from None (defaults)."""
-        if isinstance(config, cls):
-            return config
-        values = {}
-        for f in dataclasses.fields(cls):
-            if config is not None and hasattr(config, f.name):
-                values[f.name] = getattr(config, f.name)
-        return cls(**values)
+    def __post_init__(self) -> None:
+        """Validated once, at construction."""
+        try:
+            soc_profile(self.soc)
+        except ValueError as exc:
+            raise ConfigError("soc", str(exc)) from None
+        if not 0.0 <= self.max_overlap <= 1.0:
+            raise ConfigError("max_overlap", f"max_overlap must be between 0 and 1, got {self.max_overlap}")
+        if self.min_section_chars < 0:
+            raise ConfigError(
+                "min_section_chars", f"min_section_chars must be >= 0, got {self.min_section_chars}"
+            )
+        if self.compile_timeout_s <= 0:
+            raise ConfigError(
+                "compile_timeout_s", f"compile_timeout_s must be > 0, got {self.compile_timeout_s}"
+            )

@@ -1,0 +1,28 @@
+"""The reasoning verifiers: they judge a teacher's reasoning about one kernel unit, behind the
+`schemas.verdicts.Verifier` protocol that the annotation loop calls.
+
+- `verifiers`: `SurfaceVerifier` (quoted code against the kernel checker), `GroundingVerifier`
+  (claims against the unit's parsed facts), `CannVerifier` (the vendor compiler), and
+  `default_verifiers(config)`;
+- `grounding`: the individual grounding checks;
+- `rerun`: re-judging stored annotations without the teacher (`curate verify`);
+- `config`: `VerifyConfig`, the `[verify]` settings.
+"""
+
+from annotate.reasoning.config import VerifyConfig
+from annotate.reasoning.verifiers import (
+    CannVerifier,
+    GroundingVerifier,
+    SurfaceVerifier,
+    default_verifiers,
+    verifier_names,
+)
+
+__all__ = [
+    "CannVerifier",
+    "GroundingVerifier",
+    "SurfaceVerifier",
+    "VerifyConfig",
+    "default_verifiers",
+    "verifier_names",
+]
