@@ -21,9 +21,28 @@ from typing import Any
 from curate import __version__
 from curate.errors import UserError
 from schemas import SCHEMA_VERSION
+from schemas.runs import StageRun, run_from_json
 from schemas.tables import write_text_atomic
 
 DEFAULT_WORKSPACE = Path("curate-workspace")
+
+# The command that writes each table: what a "run X first" message tells the user to run.
+PRODUCED_BY = {
+    "units": "ingest",
+    "benchmark": "ingest --benchmark",
+    "decisions": "dedup",
+    "journal": "annotate",
+    "annotations": "annotate",
+    "dataset": "build",
+}
+# The tables each stage reads and cannot run without (as NeMo-Curator stages declare inputs).
+STAGE_INPUTS: dict[str, tuple[str, ...]] = {
+    "dedup": ("units",),
+    "annotate": ("units",),
+    "verify": ("units",),
+    "build": ("units", "decisions", "annotations"),
+    "push": ("dataset",),
+}
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,26 @@ class Workspace:
         return self.root / "attempts.parquet"
 
     @property
+    def dataset(self) -> Path:
+        """The published rows, written by `curate build`."""
+        return self.root / "dataset.parquet"
+
+    @property
+    def preference(self) -> Path:
+        return self.root / "preference.parquet"
+
+    @property
+    def build_report(self) -> Path:
+        return self.reports / "build.json"
+
+    def leakage_reports(self) -> tuple[Path, Path]:
+        """reports/leakage.json and reports/leakage.md."""
+        return leakage_reports(self.reports)
+
+    def ingest_report(self, source: str) -> Path:
+        return self.reports / f"ingest-{source}.json"
+
+    @property
     def reports(self) -> Path:
         return self.root / "reports"
 
@@ -67,10 +106,24 @@ class Workspace:
     def meta_path(self) -> Path:
         return self.root / "meta.json"
 
-    def require(self, table: Path, produced_by: str) -> Path:
-        if not table.exists():
-            raise UserError(f"{table} does not exist: run `curate {produced_by}` on this workspace first")
-        return table
+    def table(self, name: str) -> Path:
+        """A table by its name in PRODUCED_BY (units, benchmark, decisions, ...)."""
+        path: Path = getattr(self, name)
+        return path
+
+    def require(self, name: str) -> Path:
+        """The table, or a UserError naming the command that writes it."""
+        path = self.table(name)
+        if not path.exists():
+            raise UserError(
+                f"{path} does not exist: run `curate {PRODUCED_BY[name]}` on this workspace first"
+            )
+        return path
+
+    def require_inputs(self, stage: str) -> None:
+        """Check, in one place, that every table `stage` reads exists."""
+        for name in STAGE_INPUTS.get(stage, ()):
+            self.require(name)
 
     def create(self) -> None:
         if self.root.exists() and not self.root.is_dir():
@@ -123,12 +176,20 @@ class Workspace:
             )
         return data
 
-    def record_run(self, stage: str, **details: Any) -> None:
-        """Append a stage run to meta.json (atomically); secrets must never be passed here."""
+    def record_run(self, run: StageRun) -> None:
+        """Append a stage run to meta.json (atomically); a run record holds no secret."""
         data = self.meta()
         data["schema_version"] = SCHEMA_VERSION
         data["tool_version"] = __version__
-        data.setdefault("runs", []).append(
-            {"stage": stage, "at": datetime.now(UTC).isoformat(timespec="seconds"), **details}
-        )
+        run.at = datetime.now(UTC).isoformat(timespec="seconds")
+        data.setdefault("runs", []).append(run.to_json())
         write_text_atomic(self.meta_path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+    def runs(self) -> list[StageRun]:
+        """The recorded runs, typed, oldest first (stages this version does not know are left out)."""
+        return [run for entry in self.meta().get("runs", []) if (run := run_from_json(entry)) is not None]
+
+
+def leakage_reports(directory: Path) -> tuple[Path, Path]:
+    """Where a dedup or audit writes its leakage report (JSON for machines, markdown for people)."""
+    return directory / "leakage.json", directory / "leakage.md"

@@ -239,7 +239,7 @@ def _counts(
 def _notes(items: list[BenchmarkItem] | None, empty: int, bench_docs: int) -> list[str]:
     notes = []
     if items is None:
-        notes.append("no benchmark.parquet: near-duplicate removal only, no leakage check")
+        notes.append("no benchmark ingested: near-duplicate removal only, no leakage check")
     elif bench_docs == 0:
         notes.append("benchmark has no kernel code (PyTorch-only?): only op-name matching applied")
     if empty:

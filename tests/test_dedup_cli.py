@@ -65,7 +65,7 @@ def test_dedup_writes_decisions_reports_and_meta(workspace: Path, monkeypatch, c
     markdown = (workspace / "reports" / "leakage.md").read_text()
     assert "| bench | 1 | 1 | 1 | 1 | 1 | 0 |" in markdown and "AscendC::GetBlockNum()" in markdown
     run = json.loads((workspace / "meta.json").read_text())["runs"][-1]
-    assert run["stage"] == "dedup" and run["parameters"]["threshold"] == 0.7 and run["counts"]["leaks"] == 1
+    assert run["stage"] == "dedup" and run["config"]["threshold"] == 0.7 and run["counts"]["leaks"] == 1
 
 
 def test_options_config_file_and_json(workspace: Path, tmp_path: Path, monkeypatch, capsys) -> None:
@@ -76,14 +76,14 @@ def test_options_config_file_and_json(workspace: Path, tmp_path: Path, monkeypat
     )
     assert status == 0
     assert json.loads(out)["counts"]["units"] == 4
-    params = json.loads((workspace / "meta.json").read_text())["runs"][-1]["parameters"]
+    params = json.loads((workspace / "meta.json").read_text())["runs"][-1]["config"]
     assert (params["threshold"], params["num_perm"], params["ngram"]) == (0.95, 64, 4)
 
 
 def test_without_benchmark_says_so(workspace: Path, monkeypatch, capsys) -> None:
     (workspace / "benchmark.parquet").unlink()
     status, out, _ = run_cli(monkeypatch, capsys, "dedup", "-w", workspace)
-    assert status == 0 and "no benchmark.parquet: near-duplicate removal only" in out
+    assert status == 0 and "no benchmark ingested: near-duplicate removal only" in out
 
 
 @pytest.mark.parametrize(

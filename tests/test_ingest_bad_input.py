@@ -178,11 +178,11 @@ def test_reingest_replaces_only_that_sources_rows(tree, tmp_path: Path):
 
 
 def test_failed_write_leaves_the_previous_table_and_no_temporary_file(tree, tmp_path: Path, monkeypatch):
-    from curate.ingest_stage import run_ingest
+    from curate.stages.ingest import IngestRequest, run_ingest
 
     root = tree({"ops/a/op_kernel/a.cpp": KERNEL})
     ws = Workspace(tmp_path / "ws")
-    run_ingest(str(root), ws, "a", False, IngestConfig(jobs=1))
+    run_ingest(ws, IngestRequest(str(root), "a"), IngestConfig(jobs=1))
     before = ws.units.read_bytes()
 
     def crash(*args, **kwargs):
@@ -190,7 +190,7 @@ def test_failed_write_leaves_the_previous_table_and_no_temporary_file(tree, tmp_
 
     monkeypatch.setattr(pq, "write_table", crash)
     with pytest.raises(OSError):
-        run_ingest(str(root), ws, "b", False, IngestConfig(jobs=1))
+        run_ingest(ws, IngestRequest(str(root), "b"), IngestConfig(jobs=1))
     assert ws.units.read_bytes() == before
     assert sorted(p.name for p in ws.root.iterdir() if p.name.endswith(".tmp")) == []
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from curate.errors import UserError
-from curate.publish import BuildConfig, build_dataset, run_build
+from curate.publish import BuildConfig, build_dataset
 from curate.publish.formats import config_tables
 from curate.publish.split import TRAIN, VALIDATION, operator_key
+from curate.stages.build import run_build
 from schemas import Annotation, DatasetRow, Decision, KernelUnit, read_records, stable_id, write_records
 from schemas.config import ConfigError
 from tests.test_publish_workspace import (
@@ -181,7 +182,11 @@ def test_build_writes_its_tables_and_records_the_run(tmp_path: Path) -> None:
     assert read_records(ws.root / "dataset.parquet", DatasetRow) == result.rows
     assert (ws.reports / "build.json").is_file()
     run = ws.meta()["runs"][-1]
-    assert run["stage"] == "build" and run["include_rejected"] is True and run["rows"] == len(result.rows)
+    assert (
+        run["stage"] == "build"
+        and run["config"]["include_rejected"] is True
+        and run["rows"] == len(result.rows)
+    )
     assert read_records(ws.decisions, Decision)  # inputs untouched
 
 
@@ -197,12 +202,17 @@ def test_build_command_prints_a_summary_and_bad_input_is_one_line(tmp_path: Path
 
 
 def test_checks_that_ran_are_read_from_the_verify_or_annotate_run() -> None:
-    from curate.publish.build import checks_from_meta
+    from curate.publish.build import checks_of_runs
+    from schemas.runs import run_from_json
 
-    as_annotate_records = {"runs": [{"stage": "annotate", "verifiers": "api_surface, grounding"}]}
-    assert checks_from_meta(as_annotate_records) == ["api_surface", "grounding"]
-    later_verify = {
-        "runs": [*as_annotate_records["runs"], {"stage": "verify", "verifiers": [{"name": "cann"}]}]
-    }
-    assert checks_from_meta(later_verify) == ["cann"]
-    assert checks_from_meta({"runs": [{"stage": "ingest"}]}) == []
+    def checks(entries: list[dict[str, object]]) -> list[str]:
+        return checks_of_runs([r for e in entries if (r := run_from_json(e)) is not None])
+
+    # Older meta.json shapes (a comma-joined string, a list of objects) are read into typed runs.
+    as_annotate_records: list[dict[str, object]] = [
+        {"stage": "annotate", "verifiers": "api_surface, grounding"}
+    ]
+    assert checks(as_annotate_records) == ["api_surface", "grounding"]
+    later_verify = [*as_annotate_records, {"stage": "verify", "verifiers": [{"name": "cann"}]}]
+    assert checks(later_verify) == ["cann"]
+    assert checks([{"stage": "ingest"}]) == []

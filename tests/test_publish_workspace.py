@@ -24,6 +24,7 @@ from schemas import (
     stable_id,
     write_records,
 )
+from schemas.runs import AnnotateRun, DedupRun, IngestRun, VerifyRun
 
 CANN_HEADER = (
     "/**\n"
@@ -323,17 +324,20 @@ def make_workspace(root: Path, specs: list[Spec] | None = None, with_attempts: b
             indent=2,
         )
     )
-    ws.record_run("ingest", source=SOURCE, units=len(units), parser_version="1")
+    ws.record_run(IngestRun(config={"parser_version": "1"}, source=SOURCE, rows=len(units)))
     ws.record_run(
-        "dedup",
-        threshold=0.7,
-        num_perm=128,
-        ngram=5,
-        containment_threshold=0.8,
-        benchmarks=["npukernelbench"],
+        DedupRun(
+            config={
+                "threshold": 0.7,
+                "num_perm": 128,
+                "ngram": 5,
+                "containment_threshold": 0.8,
+                "benchmarks": ["npukernelbench"],
+            }
+        )
     )
-    ws.record_run("annotate", model=TEACHER, prompt_version=PROMPT_VERSION, concurrency=16)
-    ws.record_run("verify", verifiers=VERIFIERS, max_rounds=3)
+    ws.record_run(AnnotateRun(config={"model": TEACHER, "prompt_version": PROMPT_VERSION, "concurrency": 16}))
+    ws.record_run(VerifyRun(config={"max_rounds": 3}, verifiers=VERIFIERS))
     return ws
 
 

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from curate.publish import BuildConfig, GateBlocked, PushConfig, run_build, run_push
+from curate.publish import BuildConfig, PushConfig
 from curate.publish.secret_scan import scan
+from curate.stages.build import run_build
+from curate.stages.push import GateBlocked, run_push
 from tests.test_publish_workspace import Spec, make_workspace
 
 AWS_KEY = "AKIAZ7QW3ERTY5UIOP4A"

@@ -15,9 +15,10 @@ import huggingface_hub.constants
 import pytest
 
 from curate.errors import UserError
-from curate.publish import BuildConfig, PushConfig, run_build, run_push
+from curate.publish import BuildConfig, PushConfig
 from curate.publish.formats import config_tables
-from curate.publish.pipeline import _load_build
+from curate.stages.build import run_build
+from curate.stages.push import _load_build, run_push
 from tests.servers.hub_server import HubServer
 from tests.test_publish_workspace import make_workspace
 

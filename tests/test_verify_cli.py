@@ -85,7 +85,7 @@ def test_verify_command_rewrites_the_tables(tmp_path: Path) -> None:
     assert verdicts == ["rejected", "accepted", "failed"]
     assert [a.verdict for a in read_records(ws.attempts, Attempt)] == ["rejected", "rejected", "accepted"]
     [run] = [r for r in ws.meta()["runs"] if r["stage"] == "verify"]
-    assert run["verifiers"] == "surface, grounding" and run["summary"]["changed"] == 1
+    assert run["verifiers"] == ["surface", "grounding"] and run["summary"]["changed"] == 1
 
     human = invoke("verify", "-w", str(ws.root), "--no-cann")
     assert human.returncode == 0 and "1 accepted, 1 rejected, 0 changed verdict" in human.stdout

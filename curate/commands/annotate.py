@@ -1,22 +1,14 @@
 """`curate annotate`: teacher-LLM chain-of-thought for the kept kernel units, cached and resumable.
 
-Reads `units.parquet` (only the units `dedup` kept, when `decisions.parquet` exists), runs the
-annotation loop against any OpenAI-compatible endpoint (or a llama.cpp server it starts itself
-with `--teacher local`), journals everything in `annotate.sqlite`, and rewrites
-`annotations.parquet` and `attempts.parquet` from the journal at the end (also after a failure or
-Ctrl-C, so partial results are kept). The API key is read from the environment variable named by
-`--api-key-env` and is never written anywhere.
+Options and output only; the stage itself (unit selection, key, teacher endpoint, journal and
+export) is `curate.stages.annotate`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
-import os
-import urllib.parse
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -24,60 +16,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from annotate.config import AnnotateConfig
-from annotate.export import ExportCounts, export_tables
-from annotate.journal import JournalError
-from annotate.local_teacher import LocalTeacher, LocalTeacherError
+from annotate.export import ExportCounts
 from annotate.loop import RunSummary
-from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
-from annotate.run import annotate_units
-from annotate.teacher import TeacherFatal
+from annotate.reasoning import VerifyConfig
+from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.config import load_config
-from curate.errors import UserError
+from curate.stages.annotate import run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
-from schemas import Decision, KernelUnit, read_records
-
-LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
-NO_KEY = "no-key-needed"  # what local servers get when no key is configured (they ignore it)
 
 
 def register(app: typer.Typer) -> None:
     app.command("annotate")(annotate)
-
-
-def select_units(ws: Workspace, limit: int) -> list[KernelUnit]:
-    """The units to annotate: all of them, or only those dedup kept; the first `limit` when given."""
-    units = read_records(ws.require(ws.units, "ingest"), KernelUnit)
-    if ws.decisions.exists():
-        keep = {d.unit_id for d in read_records(ws.decisions, Decision) if d.decision == "keep"}
-        units = [u for u in units if u.unit_id in keep]
-    return units[:limit] if limit else units
-
-
-def read_api_key(config: AnnotateConfig) -> str:
-    """The key from the environment; loopback servers (local teacher, vLLM, llama.cpp) need none."""
-    if config.teacher == "local":
-        return NO_KEY  # never hand a real key to a server we started ourselves
-    key = os.environ.get(config.api_key_env, "")
-    if key:
-        return key
-    if (urllib.parse.urlparse(config.base_url).hostname or "") in LOOPBACK_HOSTS:
-        return NO_KEY
-    raise UserError(
-        f"the API key is not set: export {config.api_key_env}=<key> (or name another variable with --api-key-env)"
-    )
-
-
-@contextlib.contextmanager
-def teacher_endpoint(config: AnnotateConfig) -> Iterator[AnnotateConfig]:
-    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block."""
-    if config.teacher != "local":
-        yield config
-        return
-    try:
-        with LocalTeacher(config) as local:
-            yield dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
-    except LocalTeacherError as exc:
-        raise UserError(str(exc)) from None
 
 
 @contextlib.contextmanager
@@ -126,17 +75,8 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
     )
 
 
-def _export(ws: Workspace) -> ExportCounts:
-    try:
-        return export_tables(ws.journal, ws.annotations, ws.attempts)
-    except JournalError as exc:
-        raise UserError(str(exc)) from None
-
-
 def annotate(
-    workspace: Annotated[
-        Path, typer.Option("--workspace", "-w", help="Workspace directory.")
-    ] = DEFAULT_WORKSPACE,
+    workspace: WorkspaceOption = DEFAULT_WORKSPACE,
     teacher: Annotated[
         str | None, typer.Option(help="openai (any OpenAI-compatible URL) or local (llama.cpp).")
     ] = None,
@@ -187,9 +127,7 @@ def annotate(
         bool, typer.Option("--json", help="Print the final summary as one JSON object.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    config: Annotated[
-        Path | None, typer.Option(help="TOML configuration file (default: ./curate.toml).")
-    ] = None,
+    config: ConfigOption = None,
 ) -> None:
     """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it."""
     cli = {
@@ -219,9 +157,7 @@ def annotate(
     ws = Workspace(workspace)
 
     if export_only:
-        ws.require(ws.journal, "annotate")
-        with ws.locked():
-            counts = _export(ws)
+        counts = run_export_only(ws)
         result = {"annotations": counts.annotations, "attempts": counts.attempts, **counts.verdicts}
         print(
             json.dumps(result)
@@ -230,40 +166,13 @@ def annotate(
         )
         return
 
-    units = select_units(ws, cfg.limit)
-    if not units:
-        raise UserError(
-            f"no units to annotate in {ws.root}: every unit was dropped by dedup, or ingest found none"
-        )
-    api_key = read_api_key(cfg)
-    # The verifiers take their settings from [verify] (the same as `curate verify`).
-    verifiers = default_verifiers(load_config(VerifyConfig, "verify", config_file=config))
-    names = verifier_names(verifiers)
-    summary: RunSummary | None = None
-    with ws.locked():
-        try:
-            with (
-                teacher_endpoint(cfg) as endpoint,
-                progress_bar(not quiet and Console(stderr=True).is_terminal) as bar,
-            ):
-                summary = annotate_units(units, endpoint, verifiers, ws.journal, api_key, progress=bar)
-        except TeacherFatal as exc:
-            raise UserError(
-                f"the teacher refused the run ({exc.message}); check --base-url, --model and the key"
-            ) from None
-        except JournalError as exc:
-            raise UserError(str(exc)) from None
-        finally:
-            # Partial results are results: export whatever the journal holds, even after a failure.
-            counts = _export(ws) if ws.journal.exists() else ExportCounts(0, 0, {})
-            ws.record_run(
-                "annotate",
-                completed=summary is not None,
-                summary=summary.as_dict() if summary else None,
-                verifiers=names,
-                config=cfg.as_record(),
-            )
-    assert summary is not None  # the block above either set it or raised
+    outcome = run_annotate(
+        ws,
+        cfg,
+        load_config(VerifyConfig, "verify", config_file=config),  # the same [verify] as `curate verify`
+        progress_bar(not quiet and Console(stderr=True).is_terminal),
+    )
+    summary, counts = outcome.summary, outcome.counts
     if as_json:
         keys = ("requested", "cached", "accepted", "rejected", "failed", "prompt_tokens", "completion_tokens")
         record = {key: getattr(summary, key) for key in keys}
@@ -272,4 +181,4 @@ def annotate(
         )
         print(json.dumps(record))
     else:
-        print(summary_line(summary, counts, names))
+        print(summary_line(summary, counts, outcome.verifiers))

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.config import load_config
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
-
-WorkspaceOption = Annotated[Path, typer.Option("--workspace", "-w", help="Workspace directory.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -30,13 +28,12 @@ def build(
             "--include-rejected/--accepted-only", help="Also keep rejected annotations (own config)."
         ),
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option(help="TOML configuration file (default: ./curate.toml).")
-    ] = None,
+    config: ConfigOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the build summary as JSON.")] = False,
 ) -> None:
     """Join units, dedup decisions, annotations and attempts into DIR/dataset.parquet."""
-    from curate.publish import BuildConfig, run_build  # imported here: other commands do not pay for it
+    from curate.publish import BuildConfig  # imported here: other commands do not pay for it
+    from curate.stages.build import run_build
 
     cfg = load_config(
         BuildConfig,

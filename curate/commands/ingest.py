@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.config import load_config
-from curate.ingest_stage import run_ingest
-from curate.workspace import DEFAULT_WORKSPACE, Workspace, write_text_atomic
+from curate.stages.ingest import IngestRequest, run_ingest
+from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from parsers.config import IngestConfig
-
-WorkspaceOption = Annotated[
-    Path, typer.Option("--workspace", "-w", help="Workspace directory (tables, reports, journal).")
-]
 
 
 def register(app: typer.Typer) -> None:
@@ -45,50 +40,28 @@ def ingest(
     max_file_mb: Annotated[
         float | None, typer.Option(help="Skip files larger than this (default 2 MB).")
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option(help="TOML configuration file (default: ./curate.toml).")
-    ] = None,
+    config: ConfigOption = None,
 ) -> None:
     """Parse AscendC kernels with libclang into kernel units (or benchmark items)."""
     cfg = load_config(
         IngestConfig, "ingest", cli={"jobs": jobs, "max_file_mb": max_file_mb}, config_file=config
     )
-    ws = Workspace(workspace)
+    request = IngestRequest(source, name, benchmark, code_column, id_column)
     console = Console(stderr=True)
-    with (
-        ws.locked(),
-        Progress(
-            TextColumn("[bold]ingest[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as bar,
-    ):
+    with Progress(
+        TextColumn("[bold]ingest[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
         task = bar.add_task("parse", total=None)
-        summary = run_ingest(
-            source,
-            ws,
-            name,
-            benchmark,
+        summary, report = run_ingest(
+            Workspace(workspace),
+            request,
             cfg,
-            code_column,
-            id_column,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
-        ws.record_run(
-            "ingest",
-            source=summary.source,
-            benchmark=benchmark,
-            kind=summary.kind,
-            files_seen=summary.files_seen,
-            rows=summary.rows,
-            partial=summary.partial,
-            skipped=len(summary.skipped),
-            config={"jobs": cfg.jobs, "max_file_mb": cfg.max_file_mb, "std": cfg.std},
-        )
-        report = ws.reports / f"ingest-{summary.source}.json"
-        write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
     print(summary.line() + (f" (list: {report})" if summary.skipped else ""))

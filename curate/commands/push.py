@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.config import load_config
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 if TYPE_CHECKING:
     from curate.publish import PushConfig
-
-WorkspaceOption = Annotated[Path, typer.Option("--workspace", "-w", help="Workspace directory.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -45,13 +44,12 @@ def push(
         typer.Option(help="Id of a secret-gate finding judged a false positive (repeat)."),
     ] = None,
     dry_run: Annotated[bool, typer.Option(help="Run the gates, show what would be published.")] = False,
-    config: Annotated[
-        Path | None, typer.Option(help="TOML configuration file (default: ./curate.toml).")
-    ] = None,
+    config: ConfigOption = None,
 ) -> None:
     """Publish: formats as configs, dataset card, licence and secret gates, then one Hub commit
     (token from HF_TOKEN or `hf auth login`, endpoint from HF_ENDPOINT) and/or a folder."""
-    from curate.publish import GateBlocked, PushConfig, run_push  # heavy: only for this command
+    from curate.publish import PushConfig  # heavy: only for this command
+    from curate.stages.push import GateBlocked, run_push
 
     cfg = load_config(
         PushConfig,

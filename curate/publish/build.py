@@ -31,10 +31,7 @@ from schemas import (
     stable_id,
     write_records,
 )
-
-DATASET_TABLE = "dataset.parquet"
-PREFERENCE_TABLE = "preference.parquet"
-BUILD_REPORT = "build.json"
+from schemas.runs import AnnotateRun, StageRun, VerifyRun
 
 
 @dataclass(slots=True)
@@ -46,15 +43,16 @@ class BuildResult:
 
 def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     """Read the workspace tables and return what would be published (pure: writes nothing)."""
-    units = {u.unit_id: u for u in read_records(ws.require(ws.units, "ingest"), KernelUnit)}
-    decisions = {d.unit_id: d for d in read_records(ws.require(ws.decisions, "dedup"), Decision)}
-    annotations = _latest_annotations(read_records(ws.require(ws.annotations, "annotate"), Annotation))
+    ws.require_inputs("build")
+    units = {u.unit_id: u for u in read_records(ws.units, KernelUnit)}
+    decisions = {d.unit_id: d for d in read_records(ws.decisions, Decision)}
+    annotations = _latest_annotations(read_records(ws.annotations, Annotation))
     attempts_file = ws.attempts
     attempts = read_records(attempts_file, Attempt) if attempts_file.exists() else []
     by_unit: dict[str, list[Attempt]] = {}
     for attempt in attempts:
         by_unit.setdefault(attempt.unit_id, []).append(attempt)
-    run_checks = checks_from_meta(ws.meta())
+    run_checks = checks_of_runs(ws.runs())
 
     kept = [uid for uid in sorted(units) if _decision(decisions, uid) == "keep"]
     wanted = {"accepted", "rejected"} if config.include_rejected else {"accepted"}
@@ -77,25 +75,16 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
 
 
 def write_build(ws: Workspace, result: BuildResult) -> None:
-    write_records(ws.root / DATASET_TABLE, DatasetRow, result.rows)
-    write_records(ws.root / PREFERENCE_TABLE, PreferencePair, result.pairs)
-    write_text_atomic(ws.reports / BUILD_REPORT, json.dumps(result.summary, indent=2, sort_keys=True) + "\n")
+    write_records(ws.dataset, DatasetRow, result.rows)
+    write_records(ws.preference, PreferencePair, result.pairs)
+    write_text_atomic(ws.build_report, json.dumps(result.summary, indent=2, sort_keys=True) + "\n")
 
 
-def checks_from_meta(meta: dict[str, Any]) -> list[str]:
-    """The verifier checks the last verify (or annotate) run says it ran: the `verifiers` or
-    `checks` entry of its run details, a list of names (or of objects with a `name`), or one
-    comma-separated string."""
-    for run in reversed(meta.get("runs", [])):
-        if run.get("stage") not in ("verify", "annotate"):
-            continue
-        for key in ("verifiers", "checks"):
-            value = run.get(key)
-            if isinstance(value, str):
-                value = value.split(",")
-            if isinstance(value, list):
-                names = [v.get("name", "") if isinstance(v, dict) else str(v).strip() for v in value]
-                return sorted({n for n in names if n})
+def checks_of_runs(runs: list[StageRun]) -> list[str]:
+    """The verifier checks the last verify (or annotate) run says it ran."""
+    for run in reversed(runs):
+        if isinstance(run, VerifyRun | AnnotateRun):
+            return sorted(set(run.verifiers))
     return []
 
 

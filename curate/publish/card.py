@@ -17,6 +17,7 @@ from curate.publish import licenses
 from curate.publish.formats import ANSWER, SYSTEM_PROMPT, THINK
 from curate.publish.split import SPLITS
 from schemas import DatasetRow
+from schemas.runs import IngestRun, StageRun, run_from_json
 
 TAGS = ["code", "ascendc", "huawei-ascend", "npu", "kernel-generation", "chain-of-thought", "reasoning"]
 DESCRIPTIONS = {
@@ -96,30 +97,24 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return out
 
 
-def _run_parameters(run: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's parameters: its `parameters` or `config` entry when it has one (the rest is
-    counts), else every detail but the stage name and time."""
-    for key in ("parameters", "config"):
-        if isinstance(run.get(key), dict):
-            return dict(run[key])
-    return {k: v for k, v in run.items() if k not in ("stage", "at")}
+def _runs(meta: Mapping[str, Any]) -> list[StageRun]:
+    """The workspace's run records, typed (older meta.json shapes included)."""
+    return [run for entry in meta.get("runs", []) if (run := run_from_json(entry)) is not None]
 
 
 def _last_run(meta: Mapping[str, Any], stage: str) -> dict[str, Any]:
-    runs = [r for r in meta.get("runs", []) if r.get("stage") == stage]
-    return _run_parameters(runs[-1]) if runs else {}
+    """The configuration the last run of `stage` ran with."""
+    runs = [r for r in _runs(meta) if r.stage == stage]
+    return dict(runs[-1].config) if runs else {}
 
 
 def _ingest_runs(meta: Mapping[str, Any]) -> str:
     """The last ingest run of each corpus source (benchmarks are reported with dedup)."""
-    latest: dict[str, Mapping[str, Any]] = {}
-    for run in meta.get("runs", []):
-        if run.get("stage") == "ingest" and not run.get("benchmark"):
-            latest[str(run.get("source", "?"))] = run
-    return (
-        "; ".join(f"{src}: {_params(_run_parameters(run))}" for src, run in sorted(latest.items()))
-        or "not recorded"
-    )
+    latest: dict[str, IngestRun] = {}
+    for run in _runs(meta):
+        if isinstance(run, IngestRun) and not run.benchmark:
+            latest[run.source or "?"] = run
+    return "; ".join(f"{src}: {_params(run.config)}" for src, run in sorted(latest.items())) or "not recorded"
 
 
 def _params(details: Mapping[str, Any]) -> str:

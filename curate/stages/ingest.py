@@ -1,14 +1,17 @@
-"""Wiring of `curate ingest`: resolve the source, run the parser, replace that source's rows."""
+"""The ingest stage: resolve the source, run the parser, replace that source's rows, record the
+run and write `reports/ingest-<source>.json`."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from curate.errors import UserError
-from curate.sources import clone, default_name, local_directory, looks_like_git_url
+from curate.sources import benchmark_from_table, clone, default_name, local_directory, looks_like_git_url
 from curate.workspace import Workspace
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
@@ -17,6 +20,8 @@ from parsers.ingest import Progress, ingest_directory
 from parsers.provenance import provenance
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, read_records, write_records
+from schemas.runs import IngestRun
+from schemas.tables import write_text_atomic
 
 _TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
 
@@ -82,15 +87,13 @@ def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: lis
 
 
 def _table_benchmark(source: str, name: str, code_column: str, id_column: str | None) -> list[BenchmarkItem]:
-    from curate.sources import benchmark_from_table  # the table loader belongs to the dedup stage
-
     try:
         return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)
     except (ValueError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from None
 
 
-def run_ingest(
+def _ingest(
     source: str,
     ws: Workspace,
     name: str | None,
@@ -142,3 +145,47 @@ def run_ingest(
     return IngestSummary(
         name, ws.units, result.files_seen, len(units), result.entry_files, result.partial, result.skipped
     )
+
+
+@dataclass(frozen=True, slots=True)
+class IngestRequest:
+    """What to ingest: the SOURCE argument and how to read it."""
+
+    source: str
+    name: str | None = None
+    benchmark: bool = False
+    code_column: str | None = None
+    id_column: str | None = None
+
+
+def run_ingest(
+    ws: Workspace, request: IngestRequest, config: IngestConfig, progress: Progress | None = None
+) -> tuple[IngestSummary, Path]:
+    """Ingest one source into the workspace: rows, run record and report. Returns the summary and
+    the report path."""
+    with ws.locked():
+        summary = _ingest(
+            request.source,
+            ws,
+            request.name,
+            request.benchmark,
+            config,
+            request.code_column,
+            request.id_column,
+            progress=progress,
+        )
+        ws.record_run(
+            IngestRun(
+                config=dataclasses.asdict(config),
+                source=summary.source,
+                benchmark=request.benchmark,
+                kind=summary.kind,
+                files_seen=summary.files_seen,
+                rows=summary.rows,
+                partial=summary.partial,
+                skipped=len(summary.skipped),
+            )
+        )
+        report = ws.ingest_report(summary.source)
+        write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
+    return summary, report

@@ -1,5 +1,5 @@
-"""The two publishing stages as functions the CLI calls: `build` (workspace tables -> rows and
-pairs) and `push` (rows -> formats, card, gates, then a folder and/or one Hub commit)."""
+"""The push stage: the built rows -> formats, card, licence and secret gates, then a folder and/or
+one Hub commit, and the run recorded."""
 
 from __future__ import annotations
 
@@ -12,20 +12,13 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.publish import secret_scan
-from curate.publish.build import (
-    BUILD_REPORT,
-    DATASET_TABLE,
-    PREFERENCE_TABLE,
-    BuildResult,
-    build_dataset,
-    write_build,
-)
-from curate.publish.config import BuildConfig, PushConfig
+from curate.publish.config import PushConfig
 from curate.publish.hub import HubTarget, hub_token, upload
 from curate.publish.licenses import LicenseCount, LicenseGateError, check_licenses, gate_report
 from curate.publish.repo import RepoContent, assemble, write_to_dir
 from curate.workspace import Workspace
 from schemas import DatasetRow, PreferencePair, read_records
+from schemas.runs import PushRun
 
 
 class GateBlocked(UserError):
@@ -46,7 +39,8 @@ class PushOutcome:
     findings_ignored: list[str] = field(default_factory=list)
 
 
-def _existing(ws: Workspace) -> Workspace:
+def existing(ws: Workspace) -> Workspace:
+    """The workspace, which must exist already (publishing never creates one)."""
     if not ws.root.is_dir():
         raise UserError(
             f"workspace {ws.root} does not exist: run `curate ingest` into it first, or fix --workspace"
@@ -54,22 +48,8 @@ def _existing(ws: Workspace) -> Workspace:
     return ws
 
 
-def run_build(ws: Workspace, config: BuildConfig) -> BuildResult:
-    with _existing(ws).locked():
-        result = build_dataset(ws, config)
-        write_build(ws, result)
-        ws.record_run(
-            "build",
-            **dataclasses.asdict(config),
-            rows=len(result.rows),
-            preference_pairs=len(result.pairs),
-            rows_per_split=result.summary["rows_per_split"],
-        )
-    return result
-
-
 def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], dict[str, Any]]:
-    dataset = ws.root / DATASET_TABLE
+    dataset = ws.dataset
     if not dataset.exists():
         raise UserError(f"{dataset} does not exist: run `curate build --workspace {ws.root}` first")
     built = dataset.stat().st_mtime
@@ -79,9 +59,8 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
                 f"{table.name} changed after the last `curate build`: re-run `curate build --workspace {ws.root}`"
             )
     rows = read_records(dataset, DatasetRow)
-    preference = ws.root / PREFERENCE_TABLE
-    pairs = read_records(preference, PreferencePair) if preference.exists() else []
-    report = ws.reports / BUILD_REPORT
+    pairs = read_records(ws.preference, PreferencePair) if ws.preference.exists() else []
+    report = ws.build_report
     summary = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
     return rows, pairs, summary
 
@@ -89,7 +68,7 @@ def _load_build(ws: Workspace) -> tuple[list[DatasetRow], list[PreferencePair], 
 def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = False) -> PushOutcome:
     if not (config.repo_id or config.to_dir or dry_run):
         raise UserError("say where to publish: --repo-id ORG/NAME, --to-dir DIR, or both (or --dry-run)")
-    with _existing(ws).locked():
+    with existing(ws).locked():
         rows, pairs, summary = _load_build(ws)
         try:
             counts = check_licenses((r.license for r in rows), config.allow_license)
@@ -132,14 +111,16 @@ def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = Fals
             target = HubTarget(config.repo_id, config.private, config.revision, config.commit_message)
             outcome.commit_url = upload(content, target, rerun)
         ws.record_run(
-            "push",
-            repo_id=config.repo_id,
-            revision=config.revision if config.repo_id else "",
-            private=config.private,
-            to_dir=str(config.to_dir),
-            commit_url=outcome.commit_url,
-            configs=content.configs,
-            licenses={c.license: c.rows for c in counts},
-            files=len(content.files),
+            PushRun(
+                config=dataclasses.asdict(config),
+                repo_id=config.repo_id,
+                revision=config.revision if config.repo_id else "",
+                private=config.private,
+                to_dir=str(config.to_dir),
+                commit_url=outcome.commit_url,
+                configs=content.configs,
+                licenses={c.license: c.rows for c in counts},
+                files=len(content.files),
+            )
         )
     return outcome

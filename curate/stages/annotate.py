@@ -1,0 +1,133 @@
+"""The annotate stage: select the units dedup kept, read the API key, reach the teacher (or start
+the local one), run the annotation loop with the [verify] verifiers, and export the journal to
+annotations.parquet / attempts.parquet (also after a failure or Ctrl-C: partial results are
+results). The API key is read from the environment variable named by `api_key_env` and is never
+written anywhere."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from annotate.config import AnnotateConfig
+from annotate.export import ExportCounts, export_tables
+from annotate.journal import JournalError
+from annotate.local_teacher import LocalTeacher, LocalTeacherError
+from annotate.loop import ProgressCallback, RunSummary
+from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
+from annotate.run import annotate_units
+from annotate.teacher import TeacherFatal
+from curate.errors import UserError
+from curate.workspace import Workspace
+from schemas import Decision, KernelUnit, read_records
+from schemas.runs import AnnotateRun
+
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+NO_KEY = "no-key-needed"  # what local servers get when no key is configured (they ignore it)
+
+
+@dataclass(slots=True)
+class AnnotateOutcome:
+    summary: RunSummary
+    counts: ExportCounts
+    verifiers: str
+
+
+def select_units(ws: Workspace, limit: int) -> list[KernelUnit]:
+    """The units to annotate: all of them, or only those dedup kept; the first `limit` when given."""
+    units = read_records(ws.units, KernelUnit)
+    if ws.decisions.exists():
+        keep = {d.unit_id for d in read_records(ws.decisions, Decision) if d.decision == "keep"}
+        units = [u for u in units if u.unit_id in keep]
+    return units[:limit] if limit else units
+
+
+def read_api_key(config: AnnotateConfig) -> str:
+    """The key from the environment; loopback servers (local teacher, vLLM, llama.cpp) need none."""
+    if config.teacher == "local":
+        return NO_KEY  # never hand a real key to a server we started ourselves
+    key = os.environ.get(config.api_key_env, "")
+    if key:
+        return key
+    if (urllib.parse.urlparse(config.base_url).hostname or "") in LOOPBACK_HOSTS:
+        return NO_KEY
+    raise UserError(
+        f"the API key is not set: export {config.api_key_env}=<key> (or name another variable with --api-key-env)"
+    )
+
+
+@contextlib.contextmanager
+def teacher_endpoint(config: AnnotateConfig) -> Iterator[AnnotateConfig]:
+    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block."""
+    if config.teacher != "local":
+        yield config
+        return
+    try:
+        with LocalTeacher(config) as local:
+            yield dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
+    except LocalTeacherError as exc:
+        raise UserError(str(exc)) from None
+
+
+def export_journal(ws: Workspace) -> ExportCounts:
+    """Rewrite annotations.parquet and attempts.parquet from the journal."""
+    try:
+        return export_tables(ws.journal, ws.annotations, ws.attempts)
+    except JournalError as exc:
+        raise UserError(str(exc)) from None
+
+
+def run_export_only(ws: Workspace) -> ExportCounts:
+    ws.require("journal")
+    with ws.locked():
+        return export_journal(ws)
+
+
+def run_annotate(
+    ws: Workspace,
+    config: AnnotateConfig,
+    verify_config: VerifyConfig,
+    progress: contextlib.AbstractContextManager[ProgressCallback | None] | None = None,
+) -> AnnotateOutcome:
+    """Annotate the selected units of `ws` with a resolved `config`; `progress` is a context
+    manager yielding the loop's progress callback (a progress bar), or None."""
+    ws.require_inputs("annotate")
+    units = select_units(ws, config.limit)
+    if not units:
+        raise UserError(
+            f"no units to annotate in {ws.root}: every unit was dropped by dedup, or ingest found none"
+        )
+    api_key = read_api_key(config)
+    verifiers = default_verifiers(verify_config)
+    names = verifier_names(verifiers)
+    summary: RunSummary | None = None
+    with ws.locked():
+        try:
+            with (
+                teacher_endpoint(config) as endpoint,
+                progress or contextlib.nullcontext() as bar,
+            ):
+                summary = annotate_units(units, endpoint, verifiers, ws.journal, api_key, progress=bar)
+        except TeacherFatal as exc:
+            raise UserError(
+                f"the teacher refused the run ({exc.message}); check --base-url, --model and the key"
+            ) from None
+        except JournalError as exc:
+            raise UserError(str(exc)) from None
+        finally:
+            # Partial results are results: export whatever the journal holds, even after a failure.
+            counts = export_journal(ws) if ws.journal.exists() else ExportCounts(0, 0, {})
+            ws.record_run(
+                AnnotateRun(
+                    config=config.as_record(),
+                    completed=summary is not None,
+                    summary=summary.as_dict() if summary else None,
+                    verifiers=[v.name for v in verifiers],
+                )
+            )
+    assert summary is not None  # the block above either set it or raised
+    return AnnotateOutcome(summary, counts, names)
