@@ -2,7 +2,7 @@
 
 Plain clang cannot read AscendC: `__aicore__`, `__global__`, `__gm__`, `GM_ADDR` and the
 `<<<...>>>` launch syntax are not C++, and the vendor headers are absent. We therefore
-- predefine the keywords in a prelude: `__global__` and `__aicore__` become `annotate`
+- force-include the AscendC keywords (`schemas/ascendc/keywords.h`, shared with the checker): `__global__` and `__aicore__` become `annotate`
   attributes, so a cursor still tells a kernel entry from a helper;
 - give every include that is not in the repository an empty stub, and search no system
   directory, so a parse depends on the repository alone and gives the same result everywhere;
@@ -21,50 +21,11 @@ from pathlib import Path
 import clang.cindex as ci
 
 from schemas import Diagnostic, KernelClass, Param, TilingField
+from schemas.ascendc import GLOBAL_ANNOTATION, VIRTUAL_ROOT, keywords_prelude, rewrite_launches
 
-VIRTUAL_ROOT = "/__curate__"
-PRELUDE_PATH = f"{VIRTUAL_ROOT}/ascendc_prelude.h"
+PRELUDE_PATH = f"{VIRTUAL_ROOT}/ascendc_keywords.h"
 STUB_DIR = f"{VIRTUAL_ROOT}/stubs"
 
-# Written for this project: just enough declarations for the parser to see structure.
-PRELUDE = r"""
-#define __aicore__ __attribute__((annotate("ascendc_aicore")))
-#define __global__ __attribute__((annotate("ascendc_global")))
-#define __gm__
-#define __ubuf__
-#define __cbuf__
-#define __ca__
-#define __cb__
-#define __cc__
-#define __fbuf__
-#define __ssbuf__
-#define __inline__ inline
-#define __vector__ __attribute__((annotate("ascendc_vector")))
-#define __cube__ __attribute__((annotate("ascendc_cube")))
-#define __mix__(...) __attribute__((annotate("ascendc_mix")))
-#define __launch_bounds__(...)
-#define __simt_vf__
-#define __simt_callee__
-#define LAUNCH_BOUND(n)
-#define GM_ADDR __gm__ uint8_t*
-#define CATLASS_GLOBAL __global__ __aicore__
-#define CATLASS_DEVICE __aicore__ inline
-#define CATLASS_HOST_DEVICE __aicore__ inline
-typedef signed char int8_t;
-typedef unsigned char uint8_t;
-typedef short int16_t;
-typedef unsigned short uint16_t;
-typedef int int32_t;
-typedef unsigned int uint32_t;
-typedef long int64_t;
-typedef unsigned long uint64_t;
-typedef unsigned long size_t;
-typedef __fp16 half;
-typedef __bf16 bfloat16_t;
-namespace AscendC {}
-"""
-
-_LAUNCH_RE = re.compile(r"<<<([^;{}]*?)>>>")
 _TEMPLATE_PARAM_KINDS = (
     ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
     ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER,
@@ -78,13 +39,6 @@ _CLASS_KINDS = (
     ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
 )
 _METHOD_KINDS = (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE)
-
-
-def rewrite_launches(text: str) -> str:
-    """`k<<<grid, nullptr, stream>>>(args)` -> `k/*<grid, nullptr, stream>*/(args)`, same length."""
-    if "<<<" not in text:
-        return text
-    return _LAUNCH_RE.sub(lambda m: "/*<" + m.group(1).replace("*/", "* ") + ">*/", text)
 
 
 @dataclass(slots=True)
@@ -125,7 +79,7 @@ def parse_unit(
 ) -> ClangFacts:
     """Parse the entry file `files[0]` with the repository-local headers in `files` visible."""
     entry_abs = str(root / files[0])
-    unsaved = [(PRELUDE_PATH, PRELUDE)]
+    unsaved = [(PRELUDE_PATH, keywords_prelude())]
     unsaved += [(f"{STUB_DIR}/{name}", "") for name in external]
     for rel in files:
         rewritten = rewrite_launches(texts[rel])
@@ -188,7 +142,7 @@ def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts
 
 def _is_global(cursor: ci.Cursor) -> bool:
     return any(
-        c.kind == ci.CursorKind.ANNOTATE_ATTR and c.spelling == "ascendc_global"
+        c.kind == ci.CursorKind.ANNOTATE_ATTR and c.spelling == GLOBAL_ANNOTATION
         for c in cursor.get_children()
     )
 

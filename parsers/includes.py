@@ -9,11 +9,10 @@ header it reaches, in first-include order, each once. Includes that are not in t
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
+from schemas.ascendc import INCLUDE_RE
 
 
 @dataclass(slots=True)

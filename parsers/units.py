@@ -16,6 +16,7 @@ from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, TilingField, stable_id
+from schemas.ascendc import operator_dir_of
 
 # The branch of `#if __CCE_AICORE__ == ...` that the parser sees: Ascend910B (arch 220).
 DEFAULT_DEFINES = ["__CCE_AICORE__=220"]
@@ -87,11 +88,8 @@ def host_main(rel: str, ctx: RepoContext) -> str:
 
 def operator_dir(rel: str) -> str:
     """The operator directory: the parent of `op_kernel/`, else the entry's own directory."""
-    parts = rel.split("/")
-    if "op_kernel" in parts[:-1]:
-        k = len(parts) - 1 - parts[:-1][::-1].index("op_kernel") - 1
-        return "/".join(parts[:k])
-    return posixpath.dirname(rel)
+    found = operator_dir_of(rel)
+    return found if found is not None else posixpath.dirname(rel)
 
 
 def op_name_of(rel: str, layout: str) -> str:

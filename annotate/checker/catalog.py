@@ -21,6 +21,7 @@ import clang.cindex as ci
 
 from annotate.checker import clangutil as cu
 from annotate.checker.toolchain import ENTRY_HEADERS, SURFACE_DIR, base_args, is_surface_file
+from schemas.ascendc import KEYWORDS_HEADER
 
 CATALOG_PATH = SURFACE_DIR / "catalog.json"
 CATALOG_VERSION = 1
@@ -59,8 +60,8 @@ class CatalogEntry:
 def surface_digest() -> str:
     """A digest of every surface header: the catalog built from other headers is stale."""
     digest = hashlib.sha256()
-    for path in sorted(SURFACE_DIR.rglob("*.h")):
-        digest.update(path.relative_to(SURFACE_DIR).as_posix().encode() + b"\0")
+    for path in [KEYWORDS_HEADER, *sorted(SURFACE_DIR.rglob("*.h"))]:
+        digest.update(_relative(str(path)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -107,7 +108,11 @@ class Catalog:
 
 
 def _relative(path: str) -> str:
-    return Path(path).resolve().relative_to(SURFACE_DIR).as_posix()
+    """A header's name in the catalog: relative to the surface (the shared keywords by its name)."""
+    resolved = Path(path).resolve()
+    if resolved == KEYWORDS_HEADER:
+        return "ascendc_keywords.h"
+    return resolved.relative_to(SURFACE_DIR).as_posix()
 
 
 def _in_api_namespace(cursor: ci.Cursor) -> bool:

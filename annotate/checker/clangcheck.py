@@ -20,10 +20,8 @@ from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.classify import Context
 from annotate.checker.includes import (
     MISSING_DIR,
-    VIRTUAL_ROOT,
     local_include_dirs,
     missing_stub_files,
-    operator_dir,
     plan_includes,
     read_text,
 )
@@ -45,10 +43,9 @@ from annotate.checker.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
+from schemas.ascendc import VIRTUAL_ROOT, blank_launch_statements, operator_dir
 from schemas.cpp import CPP_KEYWORDS
 
-# `kernel<<<grid, l2ctrl, stream>>>(args);`: a host-side launch statement (CUDA-style chevrons)
-_LAUNCH_RE = re.compile(r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;")
 MAX_REPARSES = 4
 
 
@@ -84,13 +81,6 @@ class CheckOptions:
     include_dirs: list[Path] = field(default_factory=list)
     soc: str = AUTO_SOC  # or a SoC name; `auto` decides per file (see surface.resolve_soc)
     snippet: bool = False  # reasoning fragments: missing context is expected, not an error
-
-
-def blank_launches(text: str) -> str:
-    """Blank host-side kernel launches (`kernel<<<grid, l2ctrl, stream>>>(args);`), keeping line
-    and column positions: the launch is host code in CUDA-style syntax clang rejects in C++ mode,
-    and it says nothing about the kernel's device code, which is what is checked."""
-    return _LAUNCH_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 @dataclass(slots=True)
@@ -153,7 +143,9 @@ class KernelChecker:
         on_disk = path.exists()
         dirs = local_include_dirs(path, options.include_dirs) if on_disk else list(options.include_dirs)
         plan = plan_includes(path, dirs, surface_include_dirs(), overrides)
-        sources = {norm(str(p)): blank_launches(read_text(p, overrides)) for p in [path, *plan.local_files]}
+        sources = {
+            norm(str(p)): blank_launch_statements(read_text(p, overrides)) for p in [path, *plan.local_files]
+        }
         changed = {
             name: text
             for name, text in sources.items()

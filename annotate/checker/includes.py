@@ -11,34 +11,14 @@ judged leniently by the classifier.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Virtual files live under a directory that does not exist on disk; clang accepts them as long as
-# the path it builds (include dir + spelled name, not normalised) matches the one we register.
-VIRTUAL_ROOT = "/__curate__"
+from schemas.ascendc import VIRTUAL_ROOT, Include, operator_dir, scan_includes
+
 MISSING_DIR = f"{VIRTUAL_ROOT}/missing/a/b/c/d/e"
-
-INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _REPO_MARKERS = (".git", ".gitmodules")
-
-
-@dataclass(frozen=True, slots=True)
-class Include:
-    name: str
-    quoted: bool
-    line: int
-
-
-def scan_includes(text: str) -> list[Include]:
-    """Every `#include` directive of a file, in order, with its line (conditional ones included)."""
-    found: list[Include] = []
-    for match in INCLUDE_RE.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        found.append(Include(match.group(2).strip(), match.group(1) == '"', line))
-    return found
 
 
 def repository_root(path: Path) -> Path | None:
@@ -46,14 +26,6 @@ def repository_root(path: Path) -> Path | None:
     for parent in [path.parent, *path.parent.parents]:
         if any((parent / marker).exists() for marker in _REPO_MARKERS):
             return parent
-    return None
-
-
-def operator_dir(path: Path) -> Path | None:
-    """`<op>/` for a file under `<op>/op_kernel/...` (operator projects), else None."""
-    for parent in [path.parent, *path.parent.parents]:
-        if parent.name == "op_kernel":
-            return parent.parent
     return None
 
 

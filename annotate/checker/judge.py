@@ -20,10 +20,10 @@ from annotate.checker.astcheck import AstChecker, norm, unit_cursors
 from annotate.checker.blocks import headers_at, in_host_function
 from annotate.checker.catalog import Catalog
 from annotate.checker.classify import Context, Verdict, classify
-from annotate.checker.includes import VIRTUAL_ROOT
 from annotate.checker.qualified import misspelt_qualified_names, wrong_qualified_arity
 from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
+from schemas.ascendc import VIRTUAL_ROOT
 
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
 _TAINTING_KINDS = (

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotate.checker.includes import VIRTUAL_ROOT, read_text, repository_root, scan_includes
+from annotate.checker.includes import read_text, repository_root
+from schemas.ascendc import VIRTUAL_ROOT, scan_includes
 
 OP_CONTEXT_HEADER = f"{VIRTUAL_ROOT}/opcontext/curate_op_context.h"
 UNKNOWN_TILING = "CurateUnknownTilingData"

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from schemas.ascendc import KEYWORDS_HEADER
+
 SURFACE_DIR = Path(__file__).resolve().parent / "surface"
 PRELUDE = SURFACE_DIR / "asc_prelude.h"
 ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h")
@@ -73,8 +75,10 @@ def surface_include_dirs() -> list[Path]:
 
 
 def is_surface_file(path: str) -> bool:
+    """A file of the surface, or the shared language prelude the surface builds on."""
     try:
-        return Path(path).resolve().is_relative_to(SURFACE_DIR)
+        resolved = Path(path).resolve()
+        return resolved.is_relative_to(SURFACE_DIR) or resolved == KEYWORDS_HEADER
     except (OSError, ValueError):
         return False
 
@@ -91,6 +95,8 @@ def base_args(soc: str = DEFAULT_SOC) -> list[str]:
         "-ferror-limit=0",
         "-fspell-checking",
         "-w",
+        "-include",
+        str(KEYWORDS_HEADER),
         "-include",
         str(PRELUDE),
         f"-D__CCE_AICORE__={profile.cce_aicore}",

@@ -1,0 +1,91 @@
+"""The AscendC front end shared by the two libclang users: the ingest parser (`parsers/`) and the
+kernel checker (`annotate/checker/`).
+
+It lives in `schemas/` because the rule of dependency lets both stage packages reach `schemas/`
+and nothing else: this is the one place that knows how AscendC differs from C++ before any parse
+starts. Both front ends take from here
+- the language prelude (`keywords.h`: the vendor compiler's qualifiers as annotate attributes,
+  fixed-width integers and element types), force-included first;
+- the virtual root under which in-memory files live;
+- the include scan, and where an operator directory starts (`<op>/op_kernel/...`);
+- the two rewrites of the `<<<...>>>` launch syntax, which clang cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+KEYWORDS_HEADER = Path(__file__).resolve().parent / "keywords.h"
+# Virtual files live under a directory that does not exist on disk; clang accepts them as long as
+# the path it builds (include dir + spelled name, not normalised) matches the one registered.
+VIRTUAL_ROOT = "/__curate__"
+# The annotate attribute of an entry's `__global__` (and of `__aicore__`) in keywords.h.
+GLOBAL_ANNOTATION = "global"
+
+INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
+_CHEVRONS_RE = re.compile(r"<<<([^;{}]*?)>>>")
+# `kernel<<<grid, l2ctrl, stream>>>(args);`: a whole host-side launch statement
+_LAUNCH_STATEMENT_RE = re.compile(
+    r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;"
+)
+
+
+@cache
+def keywords_prelude() -> str:
+    return KEYWORDS_HEADER.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Include:
+    name: str
+    quoted: bool
+    line: int
+
+
+def scan_includes(text: str) -> list[Include]:
+    """Every `#include` directive of a file, in order, with its line (conditional ones included)."""
+    found: list[Include] = []
+    for match in INCLUDE_RE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        found.append(Include(match.group(2).strip(), match.group(1) == '"', line))
+    return found
+
+
+def operator_root(parts: tuple[str, ...]) -> int | None:
+    """How many leading parts of a file's directory make its operator directory: everything before
+    the last `op_kernel` folder (msopgen operator projects), or None when there is none."""
+    if "op_kernel" not in parts:
+        return None
+    return len(parts) - 1 - parts[::-1].index("op_kernel")
+
+
+def operator_dir(path: Path) -> Path | None:
+    """`<op>/` for a file under `<op>/op_kernel/...`, else None."""
+    k = operator_root(path.parent.parts)
+    return Path(*path.parent.parts[:k]) if k is not None else None
+
+
+def operator_dir_of(rel: str) -> str | None:
+    """The same for a repository-relative POSIX path (`""` for an operator at the root)."""
+    parent = PurePosixPath(rel).parent.parts
+    k = operator_root(parent)
+    return "/".join(parent[:k]) if k is not None else None
+
+
+def rewrite_launches(text: str) -> str:
+    """`k<<<grid, nullptr, stream>>>(args)` -> `k/*<grid, nullptr, stream>*/(args)`, same length:
+    the parser still sees the call to the kernel, and line and column numbers hold."""
+    if "<<<" not in text:
+        return text
+    return _CHEVRONS_RE.sub(lambda m: "/*<" + m.group(1).replace("*/", "* ") + ">*/", text)
+
+
+def blank_launch_statements(text: str) -> str:
+    """Blank whole host-side launch statements, keeping line and column positions: the checker
+    judges device code, and a launch says nothing about it."""
+    if "<<<" not in text:
+        return text
+    return _LAUNCH_STATEMENT_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
