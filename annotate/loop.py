@@ -40,7 +40,7 @@ from annotate.task import (
 )
 from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, TeacherFatal, TeacherReply
 from schemas import Attempt, Diagnostic, KernelUnit
-from schemas.verdicts import Verifier, is_accepted
+from schemas.verdicts import Verifier, is_accepted, run_verifiers
 
 # A truncated or unparsable answer is shown back to the teacher in a format retry, clipped: the
 # teacher needs to see what went wrong, not to spend its context on the broken text again.
@@ -303,24 +303,14 @@ class AnnotationRun:
         """
         if self._verify_inline:
             started = time.perf_counter()
-            found = self._run_verifiers(unit, instruction, parsed.reasoning)
+            found = run_verifiers(self.verifiers, unit, instruction, parsed.reasoning)
             if time.perf_counter() - started > INLINE_VERIFY_BUDGET_S:
                 self._verify_inline = False
             return found
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._verify_pool, self._run_verifiers, unit, instruction, parsed.reasoning
+            self._verify_pool, run_verifiers, self.verifiers, unit, instruction, parsed.reasoning
         )
-
-    def _run_verifiers(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
-        found: list[Diagnostic] = []
-        for verifier in self.verifiers:
-            try:
-                found.extend(verifier.verify(unit, instruction, reasoning))
-            except Exception as exc:  # a broken verifier must not pass an answer, nor stop the run
-                name = getattr(verifier, "name", type(verifier).__name__)
-                found.append(Diagnostic(f"{name}.internal_error", "error", f"verifier failed: {exc!r}"[:300]))
-        return found
 
     def _record_attempt(
         self,

@@ -15,7 +15,7 @@ from dedup.config import DedupConfig
 from dedup.leakage import PairScore, match_benchmark
 from dedup.lsh import band_params, buckets
 from dedup.minhash import signatures
-from dedup.names import name_index, normalize_op_name
+from dedup.names import name_index, op_name_key
 from dedup.shingles import ShingleSets, build_shingle_sets, jaccard
 from schemas import BenchmarkItem, Decision, KernelUnit, stable_id
 from schemas.licenses import is_permissive
@@ -95,12 +95,12 @@ def find_leaks(
 
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
     for i, it in enumerate(items):  # the task name too, when it differs from the op name
-        norm = normalize_op_name(it.task_name)
+        norm = op_name_key(it.task_name)
         if len(norm) >= 2 and str(i) not in index.get(norm, []):
             index.setdefault(norm, []).append(str(i))
     matches: list[tuple[int, int]] = []
     for u, unit in enumerate(units):
-        norm = normalize_op_name(unit.op_name or unit.kernel_name)
+        norm = op_name_key(unit.op_name or unit.kernel_name)
         matches.extend((u, int(i)) for i in index.get(norm, []))
     return LeakFindings(leaks, matches, int((bench.sizes() > 0).sum()))
 

@@ -15,7 +15,7 @@ _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _NOISE = frozenset({"custom", "kernel", "kernels", "op", "ops", "impl", "ascendc", "aclnn", "npu", "tik"})
 
 
-def normalize_op_name(name: str) -> str:
+def op_name_key(name: str) -> str:
     """ "AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu"."""
     name = name.strip().rsplit("/", 1)[-1].removesuffix(".py")
     name = _LEADING_INDEX.sub("", name)
@@ -35,7 +35,7 @@ def name_index(names: dict[str, str]) -> dict[str, list[str]]:
     """Normalised name -> the keys (e.g. item ids) whose raw name normalises to it."""
     index: dict[str, list[str]] = {}
     for key, raw in names.items():
-        norm = normalize_op_name(raw)
+        norm = op_name_key(raw)
         if len(norm) >= 2:  # one-letter names ("a", "x") would match everything
             index.setdefault(norm, []).append(key)
     return index

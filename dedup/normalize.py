@@ -61,15 +61,13 @@ _KEPT_TYPES = frozenset(
 )
 
 
-def strip_comments(code: str) -> str:
-    """Comments (licence headers included) blanked, keeping literals and line count: the overlap
-    evidence cites lines of the original file."""
-    return mask_comments(code)
+# Comments (licence headers included) are blanked with `mask_comments`, which keeps literals and
+# the line count: the overlap evidence cites lines of the original file.
 
 
 def tokenize(code: str) -> list[str]:
     """C++ tokens of `code` after comments are removed; whitespace is folded away."""
-    return _TOKEN.findall(strip_comments(code))
+    return _TOKEN.findall(mask_comments(code))
 
 
 @functools.cache
@@ -106,5 +104,5 @@ def code_tokens(code: str, abstract: bool = False) -> list[str]:
 
 def normalized_lines(code: str) -> list[str]:
     """One normalised string per original line ("" for blank or comment-only lines)."""
-    stripped = strip_comments(code)
+    stripped = mask_comments(code)
     return [" ".join(_TOKEN.findall(line)) for line in stripped.split("\n")]

@@ -174,7 +174,7 @@ def category_from_apis(apis: list[str]) -> str:
     return "other"
 
 
-def classify(op_name: str, kernel_name: str, apis: list[str], hint: str = "") -> tuple[str, int]:
+def category_and_level(op_name: str, kernel_name: str, apis: list[str], hint: str = "") -> tuple[str, int]:
     """(category, level) of a unit; `hint` is a benchmark's own category folder, if any."""
     category = category_from_name(op_name, kernel_name, hint) or category_from_apis(apis)
     return category, level_of(category, op_name)

@@ -11,7 +11,6 @@ import re
 from importlib import resources
 
 from schemas import TilingField
-from schemas.cpp import mask_comments_and_literals
 
 _CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}=.]*?>)?\s*\(")
 # Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
@@ -48,11 +47,6 @@ _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 def api_vocabulary() -> frozenset[str]:
     text = resources.files("parsers").joinpath("data/ascendc_api_names.txt").read_text(encoding="utf-8")
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
-
-
-def strip_comments(text: str) -> str:
-    """Comments and literal contents blanked, every newline kept (line numbers hold)."""
-    return mask_comments_and_literals(text)
 
 
 def api_calls(code: str, defined_locally: set[str]) -> list[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from parsers.facts import strip_comments
 from schemas import OpDef, Param, TensorSpec
+from schemas.cpp import mask_comments_and_literals
 
 _OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*:\s*public\s+(?:ops::)?OpDef\b")
 _TENSOR_RE = re.compile(r"\bthis\s*->\s*(Input|Output|Attr)\s*\(\s*\"([^\"]+)\"\s*\)([^;]*);", re.DOTALL)
@@ -41,15 +41,15 @@ def _listed(chain: str, key: str) -> list[str]:
 
 def parse_op_def(host_code: str) -> OpDef | None:
     """The OpDef registered in `host_code`, or None when it registers none."""
-    code = strip_comments(host_code)
+    code = mask_comments_and_literals(host_code)
     cls = _OPDEF_CLASS_RE.search(code)
     if not cls:
         return None
     op = OpDef(op_type=cls.group(1))
-    # String literals were blanked by strip_comments; read the names from the original text.
+    # String literals were blanked by mask_comments_and_literals; read the names from the original text.
     for m in _TENSOR_RE.finditer(host_code):
         kind, name, chain = m.groups()
-        chain = strip_comments(chain)
+        chain = mask_comments_and_literals(chain)
         if kind == "Attr":
             attr_type = _ATTR_TYPE_RE.search(chain)
             op.attrs.append(Param(name, attr_type.group(1) if attr_type else ""))
@@ -68,7 +68,7 @@ def parse_op_def(host_code: str) -> OpDef | None:
 
 def tiling_function(host_code: str) -> str:
     """The host tiling function's name: registered with IMPL_OP_OPTILING/SetTiling, or by signature."""
-    code = strip_comments(host_code)
+    code = mask_comments_and_literals(host_code)
     for regex in _TILING_FUNC_RES:
         m = regex.search(code)
         if m:

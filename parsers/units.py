@@ -11,12 +11,13 @@ import clang.cindex as ci
 
 from parsers import facts as text_facts
 from parsers.clang_frontend import ClangFacts, Entry, parse_unit
-from parsers.classify import classify
+from parsers.classify import category_and_level
 from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, TilingField, stable_id
 from schemas.ascendc import operator_dir_of
+from schemas.cpp import mask_comments_and_literals
 
 # The branch of `#if __CCE_AICORE__ == ...` that the parser sees: Ascend910B (arch 220).
 DEFAULT_DEFINES = ["__CCE_AICORE__=220"]
@@ -170,11 +171,11 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
     if not entries:
         return []
     code = assemble_code(closure.files, ctx.read)
-    stripped = text_facts.strip_comments(code)
+    stripped = mask_comments_and_literals(code)
     layout = layout_of(rel, code, ctx)
     host_files = host_sources(rel, layout, ctx)
     host_code = assemble_code(host_files, ctx.read) if host_files else ""
-    host_stripped = text_facts.strip_comments(host_code)
+    host_stripped = mask_comments_and_literals(host_code)
     constants = text_facts.integer_constants(stripped)
     apis = text_facts.api_calls(stripped, parsed.defined_functions)
     positions = text_facts.queue_positions(stripped)
@@ -186,7 +187,7 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
     units = []
     seen: dict[str, int] = {}
     for entry in entries:
-        category, level = classify(op_name, entry.name, apis)
+        category, level = category_and_level(op_name, entry.name, apis)
         # A file may define the same name twice (a template entry and an extern "C" one):
         # the second and later ones get their ordinal in the id, the first keeps the plain id.
         seen[entry.name] = seen.get(entry.name, 0) + 1

@@ -9,6 +9,7 @@ never touch the journal: they only judge.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from schemas import Diagnostic, KernelUnit
@@ -55,4 +56,19 @@ def reasoning_sections(reasoning: str) -> dict[str, str]:
             key, lines = by_heading.get(line[3:].strip().lower()), []
         elif key is not None:
             lines.append(line)
+    return found
+
+
+def run_verifiers(
+    verifiers: Sequence[Verifier], unit: KernelUnit, instruction: str, reasoning: str
+) -> list[Diagnostic]:
+    """Every verifier's findings on one reasoning; a verifier that crashes rejects it (a broken
+    verifier must not pass an answer, nor stop the run)."""
+    found: list[Diagnostic] = []
+    for verifier in verifiers:
+        try:
+            found.extend(verifier.verify(unit, instruction, reasoning))
+        except Exception as exc:
+            name = getattr(verifier, "name", type(verifier).__name__)
+            found.append(Diagnostic(f"{name}.internal_error", "error", f"verifier failed: {exc!r}"[:300]))
     return found

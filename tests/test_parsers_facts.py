@@ -8,14 +8,15 @@ import pytest
 
 from parsers import facts
 from parsers.clang_frontend import rewrite_launches
-from parsers.classify import CATEGORIES, classify, name_tokens
+from parsers.classify import CATEGORIES, category_and_level, name_tokens
 from parsers.host import parse_op_def, tiling_function
 from parsers.licenses import LicenseFiles, license_from_header, unit_license
 from parsers.provenance import public_url
+from schemas.cpp import mask_comments_and_literals
 
 
 def test_api_calls_skip_comments_strings_and_locally_defined_names():
-    code = facts.strip_comments(
+    code = mask_comments_and_literals(
         """
         // DataCopy(x, y, 8);  a comment is not a call
         const char* s = "Exp(x)";
@@ -154,7 +155,7 @@ def test_public_url_drops_credentials_and_local_paths(url, expected):
     ],
 )
 def test_classify(op_name, apis, category, level):
-    assert classify(op_name, op_name, apis) == (category, level)
+    assert category_and_level(op_name, op_name, apis) == (category, level)
 
 
 def test_categories_are_the_issue_list_and_tokens_split_camel_and_snake():

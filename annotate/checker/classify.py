@@ -246,7 +246,7 @@ def _closed_class_member(name: str, owner: str, ctx: Context) -> bool:
     return len(re.findall(rf"\b{re.escape(name)}\b", ctx.unit_text)) <= 1
 
 
-def classify(
+def classify_diagnostic(
     message: str,
     line_text: str,
     in_context_file: bool,

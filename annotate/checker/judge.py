@@ -19,7 +19,7 @@ from annotate.checker import clangutil as cu
 from annotate.checker.astcheck import AstChecker, norm, unit_cursors
 from annotate.checker.blocks import headers_at, in_host_function
 from annotate.checker.catalog import Catalog
-from annotate.checker.classify import Context, Verdict, classify
+from annotate.checker.classify import Context, Verdict, classify_diagnostic
 from annotate.checker.qualified import misspelt_qualified_names, wrong_qualified_arity
 from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
@@ -102,7 +102,7 @@ def classify_errors(
             ctx.in_host = (
                 ctx.host_missing and err.file in sources and in_host_function(sources[err.file], err.line)
             )
-            err.verdict = classify(
+            err.verdict = classify_diagnostic(
                 err.message,
                 _line_text(err.file, err.line, sources),
                 err.in_context,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit
-from schemas.verdicts import Verifier, is_accepted
+from schemas.verdicts import Verifier, is_accepted, run_verifiers
 
 JUDGED = ("accepted", "rejected")
 TEACHER_CHECK_PREFIX = "teacher."  # the loop's own findings (format, refusal): not a verifier's
@@ -29,19 +29,6 @@ class ReverifySummary:
     changed: int = 0  # annotations whose verdict changed
     skipped: int = 0  # pending / failed / no reasoning
     unknown_units: int = 0  # annotation rows whose unit is no longer in units.parquet
-
-
-def run_verifiers(
-    verifiers: Sequence[Verifier], unit: KernelUnit, instruction: str, reasoning: str
-) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    for verifier in verifiers:
-        try:
-            found.extend(verifier.verify(unit, instruction, reasoning))
-        except Exception as exc:  # a broken verifier must not pass an answer
-            name = getattr(verifier, "name", type(verifier).__name__)
-            found.append(Diagnostic(f"{name}.internal_error", "error", f"verifier failed: {exc!r}"[:300]))
-    return found
 
 
 def reverify(
