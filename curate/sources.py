@@ -20,7 +20,7 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.workspace import Workspace
-from schemas import BenchmarkItem, KernelUnit, read_records, stable_id
+from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
 CLONE_TIMEOUT_S = 900
@@ -235,6 +235,7 @@ def units_from_table(source: str, *, name: str, code_column: str, id_column: str
 
 
 def _unit(source: str, path: str, code: str, op_name: str = "", license_name: str = "unknown") -> KernelUnit:
+    lines, chars, tokens = code_size(code)
     return KernelUnit(
         unit_id=stable_id(source, path),
         source=source,
@@ -247,6 +248,9 @@ def _unit(source: str, path: str, code: str, op_name: str = "", license_name: st
         code=code,
         license=license_name,
         loc=code.count("\n") + 1 if code else 0,
+        lines=lines,
+        chars=chars,
+        tokens=tokens,
     )
 
 
