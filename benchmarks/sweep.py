@@ -186,12 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         for repo in args.repos:
             row = sweep_one(repo.resolve(), args, work)
             rows.append(row)
-            print(f"{row.repo}: {row.units} units, {len(row.crashes)} crashes, {row.wall_s:.0f} s", file=sys.stderr)
+            print(
+                f"{row.repo}: {row.units} units, {len(row.crashes)} crashes, {row.wall_s:.0f} s",
+                file=sys.stderr,
+            )
             for crash in row.crashes:
                 print(f"  crash: {crash}", file=sys.stderr)
             if args.json:
                 payload: list[dict[str, Any]] = [
-                    {**{k: v for k, v in vars(r).items() if k != "lines"}, "sizes": _sizes(r.lines)} for r in rows
+                    {**{k: v for k, v in vars(r).items() if k != "lines"}, "sizes": _sizes(r.lines)}
+                    for r in rows
                 ]
                 args.json.write_text(json.dumps(payload, indent=2, default=str) + "\n")
     print(table(rows, args.check_sample))
