@@ -1,9 +1,11 @@
 """What a SOURCE argument means, for ingest and audit alike.
 
 A source is a local directory, a git URL (cloned into the workspace cache), a curate workspace
-(units.parquet / benchmark.parquet), a directory of code files (read as raw text, one document
-per file, no parsing), a parquet or jsonl file, a local dataset directory, or a Hugging Face
-dataset id with a code column. Table readers raise ValueError with one line that says what is
+(units.parquet / benchmark.parquet), a directory of code files, a parquet or jsonl file, a local dataset directory, or a Hugging Face
+dataset id with a code column. A directory of code files on the test side is read the way
+`curate ingest --benchmark` reads it (`parsers.benchmark.ingest_benchmark`: a task tree gives one
+item per task, a kernel folder one per kernel); code that holds no AscendC kernel, and any
+directory on the training side, is read as raw text, one document per file. Table readers raise ValueError with one line that says what is
 wrong and what to do; the commands turn it into a user error.
 """
 
@@ -20,7 +22,10 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.workspace import Workspace
-from schemas import BenchmarkItem, KernelUnit, read_records, stable_id
+from parsers.benchmark import ingest_benchmark
+from parsers.config import IngestConfig
+from parsers.units import SourceInfo
+from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
 CLONE_TIMEOUT_S = 900
@@ -235,6 +240,7 @@ def units_from_table(source: str, *, name: str, code_column: str, id_column: str
 
 
 def _unit(source: str, path: str, code: str, op_name: str = "", license_name: str = "unknown") -> KernelUnit:
+    lines, chars, tokens = code_size(code)
     return KernelUnit(
         unit_id=stable_id(source, path),
         source=source,
@@ -247,6 +253,9 @@ def _unit(source: str, path: str, code: str, op_name: str = "", license_name: st
         code=code,
         license=license_name,
         loc=code.count("\n") + 1 if code else 0,
+        lines=lines,
+        chars=chars,
+        tokens=tokens,
     )
 
 
@@ -335,11 +344,18 @@ def load_benchmark(
             return read_records(ws.benchmark, BenchmarkItem)
         return _units_as_items(read_records(ws.units, KernelUnit))
     if path.is_dir() and _plain_directory(path):
-        items = _units_as_items(_files_as_units(path, name))
+        items = benchmark_directory(path, name) or _units_as_items(_files_as_units(path, name))
         if not items:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
         return items
     return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)
+
+
+def benchmark_directory(root: Path, name: str) -> list[BenchmarkItem]:
+    """The benchmark items of a folder with AscendC kernels, detected as `ingest --benchmark`
+    detects them; [] when it holds no kernel (the caller then reads its files as raw text)."""
+    result = ingest_benchmark(root, SourceInfo(name, "", "", ""), IngestConfig())
+    return result.items if result.kind in ("task-layout", "kernels") else []
 
 
 def _name(source: str) -> str:

@@ -23,6 +23,8 @@ class DedupConfig:
     # Containment is not judged for benchmark kernels with fewer shingles than this: a tiny
     # answer (a few statements) is "contained" in almost any file.
     min_containment_shingles: int = 20
+    # leakage.json quotes every shared line of every pair (default: ranges and a few lines).
+    full_evidence: bool = False
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""

@@ -1,10 +1,14 @@
-"""Leakage reports: every leak with both sides and the lines they share (JSON), and a readable
-summary per benchmark and level with the strongest matches side by side (Markdown)."""
+"""Leakage reports: every leak with both sides (file and kernel) and where they overlap (JSON),
+and a readable summary per benchmark and level with the strongest matches side by side (Markdown).
+
+The evidence per pair is bounded: the shared line ranges on both sides (the longest few, and
+how many there are) and a few quoted lines. `full_evidence` quotes every shared line."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from dedup.config import DedupConfig
@@ -12,47 +16,118 @@ from dedup.decide import Leak, LeakFindings
 from dedup.normalize import normalized_lines
 from schemas import BenchmarkItem, KernelUnit
 
-MAX_LINES_PER_LEAK = 200  # overlapping lines listed in the JSON for one leak
+EXCERPT_LINES = 3  # shared lines quoted per leak in leakage.json (every one with full_evidence)
+MAX_RANGES = 8  # longest shared line ranges listed per leak (the total is always given)
 TOP_MATCHES = 20  # matches shown side by side in the Markdown
-EXCERPT_LINES = 8
 _MIN_LINE_TOKENS = 3  # "}" or "return;" alone say nothing about copying
+_RUN_GAP = 3  # shared lines this close on both sides belong to one range (blank lines between)
+_TEXT_CHARS = 160
+
+
+@dataclass(slots=True)
+class _Doc:
+    raw: list[str]
+    norm: list[str]
+
+
+def _doc(code: str) -> _Doc:
+    return _Doc(code.split("\n"), normalized_lines(code))
+
+
+def _line_index(doc: _Doc) -> dict[str, int]:
+    at: dict[str, int] = {}
+    for number, text in enumerate(doc.norm, start=1):
+        if text.count(" ") + 1 >= _MIN_LINE_TOKENS:
+            at.setdefault(text, number)
+    return at
+
+
+def _shared(bench: _Doc, corpus_at: dict[str, int]) -> list[tuple[int, int]]:
+    """(benchmark line, corpus line) for every benchmark line found (normalised) in the corpus."""
+    return [(n, corpus_at[t]) for n, t in enumerate(bench.norm, start=1) if t in corpus_at]
+
+
+def _ranges(pairs: list[tuple[int, int]]) -> list[list[int]]:
+    """Runs of shared lines that advance together on both sides: [bench_from, bench_to,
+    corpus_from, corpus_to], 1-based and inclusive."""
+    runs: list[list[int]] = []
+    for b, c in pairs:
+        if runs and 0 < b - runs[-1][1] <= _RUN_GAP and 0 < c - runs[-1][3] <= _RUN_GAP:
+            runs[-1][1], runs[-1][3] = b, c
+        else:
+            runs.append([b, b, c, c])
+    return runs
+
+
+def _quote(bench: _Doc, corpus: _Doc, b: int, c: int) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "benchmark_line": b,
+        "corpus_line": c,
+        "text": corpus.raw[c - 1].strip()[:_TEXT_CHARS],
+    }
+    bench_text = bench.raw[b - 1].strip()[:_TEXT_CHARS]
+    if bench_text != line["text"]:
+        line["benchmark_text"] = bench_text
+    return line
+
+
+class Evidence:
+    """What two documents share, bounded: line ranges on both sides and a few quoted lines
+    (every shared line with `full`). Each document is normalised once however many pairs it is in."""
+
+    def __init__(self, full: bool = False) -> None:
+        self.full = full
+        self._bench: dict[Any, _Doc] = {}
+        self._corpus: dict[Any, tuple[_Doc, dict[str, int]]] = {}
+
+    def between(self, bench_key: Any, bench_code: str, corpus_key: Any, corpus_code: str) -> dict[str, Any]:
+        bench = self._bench.get(bench_key)
+        if bench is None:
+            bench = self._bench[bench_key] = _doc(bench_code)
+        if corpus_key not in self._corpus:
+            doc = _doc(corpus_code)
+            self._corpus[corpus_key] = (doc, _line_index(doc))
+        corpus, corpus_at = self._corpus[corpus_key]
+        pairs = _shared(bench, corpus_at)
+        ranges = _ranges(pairs)
+        longest = sorted(ranges, key=lambda r: (-(r[1] - r[0]), r[0]))
+        out: dict[str, Any] = {
+            "overlapping_line_count": len(pairs),
+            "range_count": len(ranges),
+            "ranges": sorted(longest[:MAX_RANGES]),
+        }
+        if self.full:
+            out["overlapping_lines"] = [_quote(bench, corpus, b, c) for b, c in pairs]
+        else:
+            first = longest[0][0] if longest else 0
+            quoted = [(b, c) for b, c in pairs if b >= first][:EXCERPT_LINES]
+            out["excerpt"] = [_quote(bench, corpus, b, c) for b, c in quoted]
+        return out
 
 
 def overlapping_lines(bench_code: str, corpus_code: str) -> list[dict[str, Any]]:
-    """Lines of the benchmark answer that appear (normalised) in the corpus unit, in answer order."""
-    corpus_at: dict[str, int] = {}
-    for number, text in enumerate(normalized_lines(corpus_code), start=1):
-        if text.count(" ") + 1 >= _MIN_LINE_TOKENS:
-            corpus_at.setdefault(text, number)
-    bench_raw = bench_code.split("\n")
-    corpus_raw = corpus_code.split("\n")
-    out = []
-    for number, text in enumerate(normalized_lines(bench_code), start=1):
-        if text in corpus_at:
-            other = corpus_at[text]
-            out.append(
-                {
-                    "benchmark_line": number,
-                    "corpus_line": other,
-                    "benchmark_text": bench_raw[number - 1].strip()[:200],
-                    "corpus_text": corpus_raw[other - 1].strip()[:200],
-                }
-            )
-    return out
+    """Every line of the benchmark answer that appears (normalised) in the corpus unit, in answer
+    order, quoted."""
+    return Evidence(full=True).between(0, bench_code, 0, corpus_code)["overlapping_lines"]
 
 
 def _answer_path(item: BenchmarkItem, answer: int) -> str:
     return item.answer_paths[answer] if answer < len(item.answer_paths) else item.path
 
 
-def leak_record(leak: Leak, units: list[KernelUnit], items: list[BenchmarkItem]) -> dict[str, Any]:
+def leak_record(
+    leak: Leak, units: list[KernelUnit], items: list[BenchmarkItem], evidence: Evidence | None = None
+) -> dict[str, Any]:
     unit, item = units[leak.unit], items[leak.item]
-    lines = overlapping_lines(item.answers[leak.answer], unit.code)
+    evidence = evidence or Evidence()
+    shared = evidence.between((leak.item, leak.answer), item.answers[leak.answer], leak.unit, unit.code)
     return {
         "unit_id": unit.unit_id,
         "unit_source": unit.source,
         "unit_path": unit.path,
+        "kernel_name": unit.kernel_name,
         "unit_op_name": unit.op_name,
+        "unit_lines": unit.lines or unit.code.count("\n") + 1,
         "item_id": item.item_id,
         "benchmark": item.benchmark,
         "task_name": item.task_name,
@@ -64,8 +139,7 @@ def leak_record(leak: Leak, units: list[KernelUnit], items: list[BenchmarkItem])
         "jaccard": round(leak.jaccard, 6),
         "containment": round(leak.containment, 6),
         "shared_shingles": leak.overlap,
-        "overlapping_line_count": len(lines),
-        "overlapping_lines": lines[:MAX_LINES_PER_LEAK],
+        **shared,
     }
 
 
@@ -77,6 +151,7 @@ def name_records(
         {
             "unit_id": units[u].unit_id,
             "unit_path": units[u].path,
+            "kernel_name": units[u].kernel_name,
             "op_name": units[u].op_name or units[u].kernel_name,
             "item_id": items[i].item_id,
             "benchmark": items[i].benchmark,
@@ -95,11 +170,14 @@ def build_json(
     cfg: DedupConfig,
     counts: dict[str, int],
 ) -> dict[str, Any]:
+    """The leakage report. Evidence per pair is bounded (ranges and a few quoted lines) unless
+    `cfg.full_evidence`, so the report grows with the number of pairs, not with their sizes."""
+    evidence = Evidence(full=cfg.full_evidence)
     return {
         "parameters": dataclasses.asdict(cfg),
         "counts": counts,
         "per_benchmark_level": summary_rows(findings, items),
-        "leaks": [leak_record(lk, units, items) for lk in findings.leaks],
+        "leaks": [leak_record(lk, units, items, evidence) for lk in findings.leaks],
         "name_matches": name_records(findings, units, items),
     }
 
@@ -131,6 +209,20 @@ def summary_rows(findings: LeakFindings, items: list[BenchmarkItem]) -> list[dic
     return [rows[k] for k in sorted(rows)]
 
 
+EXCERPT_LINES_MD = 8
+
+
+def _kernel(row: dict[str, Any]) -> str:
+    return f" kernel `{row['kernel_name']}`" if row.get("kernel_name") else ""
+
+
+def _range_text(ranges: list[list[int]]) -> str:
+    if not ranges:
+        return "none"
+    b0, b1, c0, c1 = max(ranges, key=lambda r: r[1] - r[0])
+    return f"benchmark {b0}-{b1} = corpus {c0}-{c1}"
+
+
 def _cell(text: str) -> str:
     text = text.replace("|", "\\|").replace("`", "'")
     return f"`{text[:90]}`" if text else ""
@@ -160,25 +252,28 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str
         out.append("No leak above the thresholds.")
     for n, leak in enumerate(report["leaks"][:TOP_MATCHES], start=1):
         out.append(
-            f"### {n}. {leak['unit_source']}:`{leak['unit_path']}` matches {leak['benchmark']} "
-            f"`{leak['task_name']}` (level {leak['level']})"
+            f"### {n}. {leak['unit_source']}:`{leak['unit_path']}`{_kernel(leak)} matches "
+            f"{leak['benchmark']} `{leak['task_name']}` (level {leak['level']})"
         )
         out.append("")
         out.append(
             f"{leak['method']} {leak['score']:.3f} (Jaccard {leak['jaccard']:.3f}, containment "
-            f"{leak['containment']:.3f}, {leak['overlapping_line_count']} shared lines)"
+            f"{leak['containment']:.3f}, {leak['overlapping_line_count']} shared lines in "
+            f"{leak['range_count']} ranges; longest: {_range_text(leak['ranges'])})"
         )
         out += ["", f"| benchmark `{leak['answer_path']}` | corpus `{leak['unit_path']}` |", "|---|---|"]
-        for line in leak["overlapping_lines"][:EXCERPT_LINES]:
+        quoted = leak.get("excerpt") or leak.get("overlapping_lines", [])
+        for line in quoted[:EXCERPT_LINES_MD]:
+            bench_text = line.get("benchmark_text", line["text"])
             out.append(
-                f"| {line['benchmark_line']}: {_cell(line['benchmark_text'])} | "
-                f"{line['corpus_line']}: {_cell(line['corpus_text'])} |"
+                f"| {line['benchmark_line']}: {_cell(bench_text)} | {line['corpus_line']}: {_cell(line['text'])} |"
             )
         out.append("")
     names = [m for m in report["name_matches"] if not m["code_also_matches"]]
     out += ["", "## Name matches, code differs", ""]
     out += [
-        f"- `{m['unit_path']}` ({m['op_name']}) ~ {m['benchmark']} `{m['task_name']}`" for m in names[:50]
+        f"- `{m['unit_path']}`{_kernel(m)} ({m['op_name']}) ~ {m['benchmark']} `{m['task_name']}`"
+        for m in names[:50]
     ]
     if not names:
         out.append("None.")
@@ -186,7 +281,20 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str
 
 
 def dump_json(report: dict[str, Any]) -> str:
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    """Indented at the top, one compact line per leak and per name match: readable, greppable
+    and a fraction of the size of indenting every nested list."""
+    parts = []
+    for key, value in report.items():
+        head = json.dumps(key)
+        if key in ("leaks", "name_matches") and value:
+            rows = ",\n".join(
+                "    " + json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in value
+            )
+            parts.append(f"  {head}: [\n{rows}\n  ]")
+        else:
+            body = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            parts.append(f"  {head}: {body}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def summary_line(counts: dict[str, int], notes: list[str]) -> str:

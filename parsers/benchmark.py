@@ -4,6 +4,11 @@
   kernels (assembled with their local headers) are the code a training set must not contain.
 - A folder of AscendC kernels without that layout: one item per kernel entry.
 - A folder of PyTorch reference `.py` files (no AscendC): one item per file, name matching only.
+
+`benchmark_layout` decides which, from the paths of the files that define a kernel entry;
+`ingest_benchmark` loads a folder with it. `curate ingest --benchmark` and `curate audit` (a
+folder as the test side) both go through these two, so they read a folder the same way.
+`question/` (empty templates handed to the model) and `validation/` are never items.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +31,7 @@ from schemas import BenchmarkItem, KernelUnit, stable_id
 _TASK_RE = re.compile(r"^(?P<task>(?:.*/)?(?P<name>[^/]+))/answer/(?P<k>[^/]+)/")
 _LEVEL_RE = re.compile(r"(?:^|/)level[_-]?(\d+)(?:/|$)", re.IGNORECASE)
 _TORCH_RE = re.compile(r"^\s*(?:import torch|from torch\b)", re.MULTILINE)
+_NOT_ANSWER_DIRS = frozenset({"question", "validation"})
 _REFERENCE_FILES = ("validation/module.py", "reference.py", "model.py")
 _DESCRIPTION_FILES = ("api_desc.md", "README.md", "task.md")
 
@@ -35,6 +42,21 @@ class BenchmarkResult:
     files_seen: int = 0
     skipped: list[Skip] = field(default_factory=list)
     kind: str = ""  # task-layout | kernels | pytorch
+
+
+def is_answer_candidate(rel: str) -> bool:
+    """False for files under a `question/` or `validation/` folder: never benchmark answers."""
+    return not _NOT_ANSWER_DIRS.intersection(rel.split("/")[:-1])
+
+
+def benchmark_layout(entry_files: Iterable[str]) -> str:
+    """`task-layout` when an entry file sits in `<task>/answer/<k>/`, `kernels` when there are
+    other entry files, "" when none (then a folder can still be a PyTorch suite). `entry_files`
+    are paths relative to the benchmark root of the files that define a kernel entry."""
+    files = [f for f in entry_files if is_answer_candidate(f)]
+    if any(_TASK_RE.match(f) for f in files):
+        return "task-layout"
+    return "kernels" if files else ""
 
 
 def _level(path: str) -> int:
@@ -159,17 +181,21 @@ def _pytorch_items(root: Path, source: SourceInfo, config: IngestConfig, result:
 def ingest_benchmark(
     root: Path, source: SourceInfo, config: IngestConfig, progress: Progress | None = None
 ) -> BenchmarkResult:
+    """The items of a benchmark folder, in the layout `benchmark_layout` finds."""
     scan = scan_repository(root, config)
     result = BenchmarkResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
-    # `question/` holds the empty templates handed to the model, not answers to match.
-    candidates = [c for c in scan.candidates if "question" not in c.split("/")[:-1]]
+    candidates = [c for c in scan.candidates if is_answer_candidate(c)]
+    layout = benchmark_layout(candidates)
+    if layout == "task-layout":  # in a task tree only answers are items
+        candidates = [c for c in candidates if _TASK_RE.match(c)]
     outcomes = parse_entry_files(candidates, root, scan, source, config, progress)
     units = [u for _, out in outcomes if isinstance(out, list) for u in out]
     result.skipped += [out for _, out in outcomes if isinstance(out, Skip)]
     if units:
-        in_tasks = any("/answer/" in "/" + u.path for u in units)
-        result.kind = "task-layout" if in_tasks else "kernels"
-        result.items = _task_items(root, source, units) if in_tasks else _kernel_items(source, units)
+        result.kind = layout
+        result.items = (
+            _task_items(root, source, units) if layout == "task-layout" else _kernel_items(source, units)
+        )
         return result
     _pytorch_items(root, source, config, result)
     result.kind = "pytorch" if result.items else ""

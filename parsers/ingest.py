@@ -20,7 +20,7 @@ from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.files import Skip, iter_source_files, read_source
 from parsers.includes import RepoIndex
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
-from schemas import KernelUnit
+from schemas import KernelUnit, recordable
 from schemas.ascendc import INCLUDE_RE
 
 _ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
@@ -176,5 +176,13 @@ def ingest_directory(
         elif out:
             result.entry_files += 1
             result.units.extend(out)
+    result.units, result.skipped = keep_recordable(result.units, result.skipped)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     return result
+
+
+def keep_recordable(units: list[KernelUnit], skipped: list[Skip]) -> tuple[list[KernelUnit], list[Skip]]:
+    """Units whose row fits the table schema; the others become skips with the reason, so one
+    value that no column can hold never loses the run."""
+    good, bad = recordable(KernelUnit, units)
+    return good, skipped + [Skip(u.path, f"unrecordable unit ({u.kernel_name}: {why})") for u, why in bad]

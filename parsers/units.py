@@ -15,7 +15,7 @@ from parsers.classify import category_and_level
 from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
-from schemas import Diagnostic, KernelUnit, TilingField, stable_id
+from schemas import Diagnostic, KernelUnit, TilingField, code_size, stable_id
 from schemas.ascendc import operator_dir_of
 from schemas.cpp import mask_comments_and_literals
 
@@ -184,6 +184,7 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
     license_id = unit_license(texts[rel], posixpath.dirname(rel), ctx.license_files())
     diagnostics = _capped(parsed, ctx.max_diagnostics)
     out_path = posixpath.join(ctx.source.path_prefix, rel) if ctx.source.path_prefix else rel
+    lines, chars, tokens = code_size(code)
     units = []
     seen: dict[str, int] = {}
     for entry in entries:
@@ -224,6 +225,9 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
                 loc=sum(1 for line in code.splitlines() if line.strip()),
                 parse_status="partial" if parsed.error_count else "full",
                 diagnostics=diagnostics,
+                lines=lines,
+                chars=chars,
+                tokens=tokens,
             )
         )
     return units

@@ -5,9 +5,19 @@ the polars schema and the `datasets.Features` are derived from the dataclass ann
 column cannot drift between the parser that writes it and the stage that reads it.
 """
 
-from schemas.arrow import arrow_schema, datasets_features, from_rows, polars_schema, to_rows, to_table
+from schemas.arrow import (
+    arrow_schema,
+    datasets_features,
+    from_rows,
+    polars_schema,
+    recordable,
+    row_error,
+    to_rows,
+    to_table,
+)
 from schemas.records import (
     SCHEMA_VERSION,
+    UINT64_MAX,
     Annotation,
     Attempt,
     BenchmarkItem,
@@ -21,12 +31,15 @@ from schemas.records import (
     PreferencePair,
     TensorSpec,
     TilingField,
+    UInt64,
+    code_size,
     stable_id,
 )
 from schemas.tables import read_records, read_table, write_records, write_table_atomic
 
 __all__ = [
     "SCHEMA_VERSION",
+    "UINT64_MAX",
     "Annotation",
     "Attempt",
     "BenchmarkItem",
@@ -40,12 +53,16 @@ __all__ = [
     "PreferencePair",
     "TensorSpec",
     "TilingField",
+    "UInt64",
     "arrow_schema",
+    "code_size",
     "datasets_features",
     "from_rows",
     "polars_schema",
     "read_records",
     "read_table",
+    "recordable",
+    "row_error",
     "stable_id",
     "to_rows",
     "to_table",

@@ -1,8 +1,8 @@
 """Derive Arrow, polars and `datasets` schemas from the record dataclasses, and convert rows.
 
 The dataclass annotations are the only source of truth: `str` -> string, `int` -> int64,
-`float` -> float64, `bool` -> bool, `list[X]` -> list<X>, a nested dataclass -> struct,
-`X | None` -> nullable X.
+`UInt64` (`Annotated[int, "uint64"]`) -> uint64, `float` -> float64, `bool` -> bool,
+`list[X]` -> list<X>, a nested dataclass -> struct, `X | None` -> nullable X.
 """
 
 from __future__ import annotations
@@ -34,8 +34,17 @@ def _unwrap_optional(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
+_MARKED: dict[str, pa.DataType] = {"uint64": pa.uint64()}
+
+
 def _arrow_type(tp: Any) -> pa.DataType:
     tp, _ = _unwrap_optional(tp)
+    if typing.get_origin(tp) is typing.Annotated:
+        base, *marks = typing.get_args(tp)
+        for mark in marks:
+            if mark in _MARKED:
+                return _MARKED[mark]
+        return _arrow_type(base)
     if tp in _SCALARS:
         return _SCALARS[tp]
     if typing.get_origin(tp) is list:
@@ -48,7 +57,7 @@ def _arrow_type(tp: Any) -> pa.DataType:
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    return typing.get_type_hints(cls, include_extras=True)
 
 
 def _fields(cls: type) -> list[pa.Field]:
@@ -95,8 +104,43 @@ def to_table(cls: type, records: typing.Iterable[Any]) -> pa.Table:
     return pa.Table.from_pylist(to_rows(records), schema=arrow_schema(cls))
 
 
+def row_error(cls: type, record: Any) -> str | None:
+    """Why `record` cannot be a row of `cls`'s table (a value outside its column's type, ...),
+    or None when it can. One line, naming the column."""
+    row = _to_plain(record)
+    schema = arrow_schema(cls)
+    for fld in schema:
+        try:
+            pa.array([row.get(fld.name)], type=fld.type)
+        except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:
+            return f"column {fld.name} ({fld.type}) cannot hold its value: {type(exc).__name__}: {exc}"
+    return None
+
+
+def recordable(cls: type[T], records: typing.Iterable[T]) -> tuple[list[T], list[tuple[T, str]]]:
+    """Split records into those that fit `cls`'s Arrow schema and those that do not (with the
+    reason), so that one bad value never loses a whole table write."""
+    records = list(records)
+    try:
+        to_table(cls, records)
+        return records, []
+    except (pa.ArrowException, OverflowError, TypeError, ValueError):
+        pass
+    good: list[T] = []
+    bad: list[tuple[T, str]] = []
+    for record in records:
+        error = row_error(cls, record)
+        if error is None:
+            good.append(record)
+        else:
+            bad.append((record, error))
+    return good, bad
+
+
 def _from_plain(tp: Any, value: Any) -> Any:
     tp, _ = _unwrap_optional(tp)
+    if typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
     if value is None:
         return None
     if typing.get_origin(tp) is list:

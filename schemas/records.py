@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
+from typing import Annotated
+
+# An integer column that holds every value of an unsigned 64-bit C++ integer (tiling keys such as
+# `TILING_KEY_IS(10000000000000000024UL)`, array sizes). Plain `int` columns are int64.
+UInt64 = Annotated[int, "uint64"]
+UINT64_MAX = 2**64 - 1
 
 # Bump when a column is added, removed or changes meaning; stored in every workspace's meta.json.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: tiling_keys and array_size are uint64; lines, chars, tokens
 
 
 @dataclass(slots=True)
@@ -39,7 +46,7 @@ class KernelClass:
 class TilingField:
     name: str
     type: str
-    array_size: int = 0  # TILING_DATA_FIELD_DEF_ARR / C arrays; 0 for scalars
+    array_size: UInt64 = 0  # TILING_DATA_FIELD_DEF_ARR / C arrays; 0 for scalars
 
 
 @dataclass(slots=True)
@@ -78,7 +85,7 @@ class KernelUnit:
     kernel_classes: list[KernelClass] = field(default_factory=list)
     tiling_struct: str = ""
     tiling_fields: list[TilingField] = field(default_factory=list)
-    tiling_keys: list[int] = field(default_factory=list)
+    tiling_keys: list[UInt64] = field(default_factory=list)  # unsigned 64-bit in AscendC
     host_tiling: str = ""  # name of the host tiling function, "" when none was found
     op_def: OpDef | None = None
     apis: list[str] = field(default_factory=list)  # AscendC APIs called, sorted unique
@@ -92,9 +99,20 @@ class KernelUnit:
     host_code: str = ""  # op_host sources, or the host main of a direct-invoke sample
     includes: list[str] = field(default_factory=list)  # repository-local files assembled into code
     preprocessor: list[str] = field(default_factory=list)  # macros defined for the parse (the branch seen)
-    loc: int = 0
+    loc: int = 0  # non-blank lines of `code`
     parse_status: str = "full"  # full | partial
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    lines: int = 0  # lines of `code` (assembled unit), see `code_size`
+    chars: int = 0  # characters of `code`
+    tokens: int = 0  # token estimate of `code`: ceil(chars / 4)
+
+
+def code_size(code: str) -> tuple[int, int, int]:
+    """(lines, chars, tokens) of assembled code. The token estimate is ceil(chars / 4), the usual
+    rule of thumb for BPE tokenizers on source code; it decides nothing finer than a size bound."""
+    if not code:
+        return 0, 0, 0
+    return code.count("\n") + (not code.endswith("\n")), len(code), math.ceil(len(code) / 4)
 
 
 @dataclass(slots=True)

@@ -61,9 +61,18 @@ def test_dedup_writes_decisions_reports_and_meta(workspace: Path, monkeypatch, c
     )
     assert leak["unit_path"] == "ops/leaky.cpp" and leak["score"] == 1.0
     assert leak["overlapping_line_count"] > 40
-    assert leak["overlapping_lines"][0]["corpus_line"] == leak["overlapping_lines"][0]["benchmark_line"] + 1
+    # Bounded evidence: the shared range on both sides (one line apart) and three quoted lines.
+    (b0, b1, c0, c1), *_ = leak["ranges"]
+    assert (c0, c1) == (b0 + 1, b1 + 1) and b1 - b0 + 1 >= 40
+    assert (
+        len(leak["excerpt"]) == 3
+        and leak["excerpt"][0]["corpus_line"] == leak["excerpt"][0]["benchmark_line"] + 1
+    )
+    assert "overlapping_lines" not in leak and leak["kernel_name"]
     markdown = (workspace / "reports" / "leakage.md").read_text()
-    assert "| bench | 1 | 1 | 1 | 1 | 1 | 0 |" in markdown and "AscendC::GetBlockNum()" in markdown
+    assert "| bench | 1 | 1 | 1 | 1 | 1 | 0 |" in markdown and "class KernelAdd {" in markdown
+    assert f"`ops/leaky.cpp` kernel `{leak['kernel_name']}` matches" in markdown
+    assert f"benchmark {b0}-{b1} = corpus {c0}-{c1}" in markdown
     run = json.loads((workspace / "meta.json").read_text())["runs"][-1]
     assert run["stage"] == "dedup" and run["config"]["threshold"] == 0.7 and run["counts"]["leaks"] == 1
 

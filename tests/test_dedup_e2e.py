@@ -61,7 +61,7 @@ def check_leaks(rows: dict, report: dict, items: dict, kinds: tuple[str, ...]) -
                 assert in_task(items[decision.match_id].path, case["task"]), (case, decision)
                 assert decision.score >= 0.7 and decision.method in ("exact", "jaccard", "containment")
                 assert any(
-                    lk["unit_id"] == unit.unit_id and lk["overlapping_lines"] for lk in report["leaks"]
+                    lk["unit_id"] == unit.unit_id and lk["ranges"] and lk["excerpt"] for lk in report["leaks"]
                 )
     for case in PLANTED:
         if case["kind"] in ("clean", "name-only"):

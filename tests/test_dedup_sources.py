@@ -87,15 +87,20 @@ def test_bad_sources_raise_one_clear_line(tmp_path: Path) -> None:
             benchmark_from_table(source, name="b", code_column="code", id_column=None)
 
 
-def test_directory_of_code_files_is_read_as_raw_text(tmp_path: Path) -> None:
+def test_directory_of_code_files_is_raw_text_for_training_and_kernels_for_testing(tmp_path: Path) -> None:
     (tmp_path / "src" / "sub").mkdir(parents=True)
     (tmp_path / "src" / "add_custom.cpp").write_text(elementwise_kernel())
     (tmp_path / "src" / "sub" / "util.h").write_text("#pragma once\nint f();\n")
     (tmp_path / "src" / "notes.md").write_text("ignored")
     units = load_corpus(str(tmp_path / "src"))
     assert [(u.path, u.op_name) for u in units] == [("add_custom.cpp", "add_custom"), ("sub/util.h", "util")]
+    # The test side is read as `ingest --benchmark` reads it: one item per kernel, no header alone.
     items = load_benchmark(str(tmp_path / "src"))
-    assert [i.answer_paths for i in items] == [["add_custom.cpp"], ["sub/util.h"]]
+    assert [i.answer_paths for i in items] == [["add_custom.cpp"]]
+    # Code without any AscendC kernel is still audited, as raw text.
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "a.cpp").write_text("int a() { return 1; }\n")
+    assert [i.answer_paths for i in load_benchmark(str(tmp_path / "plain"))] == [["a.cpp"]]
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="no code files"):
         load_corpus(str(tmp_path / "empty"))

@@ -58,7 +58,7 @@ def test_every_field_becomes_a_column_in_order():
 def test_nested_types_are_derived_from_annotations():
     schema = arrow_schema(KernelUnit)
     assert schema.field("params").type == pa.list_(pa.struct([("name", pa.string()), ("type", pa.string())]))
-    assert schema.field("tiling_keys").type == pa.list_(pa.int64())
+    assert schema.field("tiling_keys").type == pa.list_(pa.uint64())
     assert pa.types.is_struct(schema.field("op_def").type)
     assert polars_schema(Decision)["score"] == pl.Float64
 

@@ -15,6 +15,7 @@ from curate.commands.options import (
     AbstractOption,
     ConfigOption,
     ContainmentOption,
+    FullEvidenceOption,
     JsonOption,
     NgramOption,
     ThresholdOption,
@@ -36,6 +37,7 @@ def audit(
     containment: ContainmentOption = None,
     ngram: NgramOption = None,
     abstract_identifiers: AbstractOption = None,
+    full_evidence: FullEvidenceOption = None,
     train_code_column: Annotated[str, typer.Option(help="Code column when TRAIN is a table.")] = "code",
     test_code_column: Annotated[str, typer.Option(help="Code column when TEST is a table.")] = "code",
     train_id_column: Annotated[str | None, typer.Option(help="Id column when TRAIN is a table.")] = None,
@@ -52,6 +54,7 @@ def audit(
         "containment": containment,
         "ngram": ngram,
         "abstract_identifiers": abstract_identifiers,
+        "full_evidence": full_evidence,
     }
     cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)
     summary = run_audit_stage(

@@ -11,6 +11,7 @@ from curate.commands.options import (
     AbstractOption,
     ConfigOption,
     ContainmentOption,
+    FullEvidenceOption,
     JsonOption,
     NgramOption,
     ThresholdOption,
@@ -30,6 +31,7 @@ def dedup(
     num_perm: Annotated[int | None, typer.Option(help="MinHash permutations (default 128).")] = None,
     ngram: NgramOption = None,
     abstract_identifiers: AbstractOption = None,
+    full_evidence: FullEvidenceOption = None,
     drop_name_matches: Annotated[
         bool | None,
         typer.Option(
@@ -46,6 +48,7 @@ def dedup(
         "num_perm": num_perm,
         "ngram": ngram,
         "abstract_identifiers": abstract_identifiers,
+        "full_evidence": full_evidence,
         "drop_name_matches": drop_name_matches,
     }
     cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)

@@ -33,3 +33,10 @@ AbstractOption = Annotated[
     bool | None,
     typer.Option("--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."),
 ]
+FullEvidenceOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--full-evidence/--bounded-evidence",
+        help="Quote every shared line of every pair in leakage.json (default: line ranges and 3 lines).",
+    ),
+]
