@@ -102,6 +102,11 @@ def code_tokens(code: str, abstract: bool = False) -> list[str]:
     return abstract_identifiers(tokens) if abstract else tokens
 
 
+def token_count(text: str) -> int:
+    """C++ tokens in `text`, comments included (strip them first when they must not count)."""
+    return len(_TOKEN.findall(text))
+
+
 def normalized_lines(code: str) -> list[str]:
     """One normalised string per original line ("" for blank or comment-only lines)."""
     stripped = mask_comments(code)

@@ -7,13 +7,15 @@ how many there are) and a few quoted lines. `full_evidence` quotes every shared 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from dedup.config import DedupConfig
 from dedup.decide import Leak, LeakFindings
-from dedup.normalize import normalized_lines
+from dedup.normalize import strip_comments, token_count
 from schemas import BenchmarkItem, KernelUnit
 
 EXCERPT_LINES = 3  # shared lines quoted per leak in leakage.json (every one with full_evidence)
@@ -27,35 +29,49 @@ _TEXT_CHARS = 160
 @dataclass(slots=True)
 class _Doc:
     raw: list[str]
-    norm: list[str]
+    keys: list[str]  # each line without comments, whitespace folded
 
 
 def _doc(code: str) -> _Doc:
-    return _Doc(code.split("\n"), normalized_lines(code))
+    # Lines compare without comments and with whitespace folded: several times cheaper than
+    # tokenising every line of a 60,000-line unit, and copied lines compare equal all the same.
+    return _Doc(code.split("\n"), [" ".join(line.split()) for line in strip_comments(code).split("\n")])
 
 
 def _line_index(doc: _Doc) -> dict[str, int]:
     at: dict[str, int] = {}
-    for number, text in enumerate(doc.norm, start=1):
-        if text.count(" ") + 1 >= _MIN_LINE_TOKENS:
-            at.setdefault(text, number)
+    for number, key in enumerate(doc.keys, start=1):
+        if key:
+            at.setdefault(key, number)
     return at
 
 
+@functools.cache
+def _says_something(key: str) -> bool:
+    return token_count(key) >= _MIN_LINE_TOKENS
+
+
 def _shared(bench: _Doc, corpus_at: dict[str, int]) -> list[tuple[int, int]]:
-    """(benchmark line, corpus line) for every benchmark line found (normalised) in the corpus."""
-    return [(n, corpus_at[t]) for n, t in enumerate(bench.norm, start=1) if t in corpus_at]
+    """(benchmark line, corpus line) for every benchmark line found in the corpus document."""
+    return [
+        (n, corpus_at[k]) for n, k in enumerate(bench.keys, start=1) if k in corpus_at and _says_something(k)
+    ]
 
 
 def _ranges(pairs: list[tuple[int, int]]) -> list[list[int]]:
     """Runs of shared lines that advance together on both sides: [bench_from, bench_to,
     corpus_from, corpus_to], 1-based and inclusive."""
     runs: list[list[int]] = []
-    for b, c in pairs:
-        if runs and 0 < b - runs[-1][1] <= _RUN_GAP and 0 < c - runs[-1][3] <= _RUN_GAP:
-            runs[-1][1], runs[-1][3] = b, c
+    if not pairs:
+        return runs
+    (b0, c0), (b1, c1) = pairs[0], pairs[0]
+    for b, c in pairs[1:]:
+        if 0 < b - b1 <= _RUN_GAP and 0 < c - c1 <= _RUN_GAP:
+            b1, c1 = b, c
         else:
-            runs.append([b, b, c, c])
+            runs.append([b0, b1, c0, c1])
+            b0, c0, b1, c1 = b, c, b, c
+    runs.append([b0, b1, c0, c1])
     return runs
 
 
@@ -100,7 +116,7 @@ class Evidence:
             out["overlapping_lines"] = [_quote(bench, corpus, b, c) for b, c in pairs]
         else:
             first = longest[0][0] if longest else 0
-            quoted = [(b, c) for b, c in pairs if b >= first][:EXCERPT_LINES]
+            quoted = list(itertools.islice(((b, c) for b, c in pairs if b >= first), EXCERPT_LINES))
             out["excerpt"] = [_quote(bench, corpus, b, c) for b, c in quoted]
         return out
 
