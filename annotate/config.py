@@ -18,6 +18,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
+from schemas import DEFAULT_MAX_UNIT_LINES
 from schemas.config import ConfigError
 
 TEACHERS = ("openai", "local")
@@ -53,6 +54,7 @@ class AnnotateConfig:
     format_retries: int = 2  # re-asks after truncated (finish_reason=length) or unparsable output
     max_rounds: int = 2  # verification feedback rounds after the first answer
     limit: int = 0  # annotate at most this many units, 0 = all
+    max_unit_lines: int = DEFAULT_MAX_UNIT_LINES  # longer units are not annotated (counted), 0 = no bound
     price_in: float = 0.0  # price per million prompt tokens, for the cost line
     price_out: float = 0.0  # price per million completion tokens
     # The local teacher.
@@ -89,7 +91,16 @@ class AnnotateConfig:
                 raise ConfigError(
                     name, f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
                 )
-        non_negative = ("max_tokens", "max_code_chars", "concurrency", "rpm", "tpm", "retries", "limit")
+        non_negative = (
+            "max_tokens",
+            "max_code_chars",
+            "concurrency",
+            "rpm",
+            "tpm",
+            "retries",
+            "limit",
+            "max_unit_lines",
+        )
         for name in (*non_negative, "format_retries", "max_rounds", "local_threads"):
             if getattr(self, name) < 0:
                 raise ConfigError(name, f"{name} must be >= 0, got {getattr(self, name)}")

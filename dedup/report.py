@@ -124,7 +124,10 @@ class Evidence:
 def overlapping_lines(bench_code: str, corpus_code: str) -> list[dict[str, Any]]:
     """Every line of the benchmark answer that appears (normalised) in the corpus unit, in answer
     order, quoted."""
-    return Evidence(full=True).between(0, bench_code, 0, corpus_code)["overlapping_lines"]
+    lines: list[dict[str, Any]] = Evidence(full=True).between(0, bench_code, 0, corpus_code)[
+        "overlapping_lines"
+    ]
+    return lines
 
 
 def _answer_path(item: BenchmarkItem, answer: int) -> str:

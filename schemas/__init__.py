@@ -16,6 +16,7 @@ from schemas.arrow import (
     to_table,
 )
 from schemas.records import (
+    DEFAULT_MAX_UNIT_LINES,
     SCHEMA_VERSION,
     UINT64_MAX,
     Annotation,
@@ -33,11 +34,14 @@ from schemas.records import (
     TilingField,
     UInt64,
     code_size,
+    oversized,
     stable_id,
+    unit_lines,
 )
 from schemas.tables import read_records, read_table, write_records, write_table_atomic
 
 __all__ = [
+    "DEFAULT_MAX_UNIT_LINES",
     "SCHEMA_VERSION",
     "UINT64_MAX",
     "Annotation",
@@ -58,6 +62,7 @@ __all__ = [
     "code_size",
     "datasets_features",
     "from_rows",
+    "oversized",
     "polars_schema",
     "read_records",
     "read_table",
@@ -66,6 +71,7 @@ __all__ = [
     "stable_id",
     "to_rows",
     "to_table",
+    "unit_lines",
     "write_records",
     "write_table_atomic",
 ]

@@ -19,7 +19,7 @@ from annotate.config import AnnotateConfig
 from annotate.export import ExportCounts
 from annotate.loop import RunSummary
 from annotate.reasoning import VerifyConfig
-from curate.commands.options import ConfigOption, WorkspaceOption
+from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
 from curate.config import load_config
 from curate.stages.annotate import run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
@@ -113,6 +113,7 @@ def annotate(
         int | None, typer.Option(help="Verifier feedback rounds after the first answer.")
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Annotate at most this many units (0: all).")] = None,
+    max_unit_lines: MaxUnitLinesOption = None,
     price_in: Annotated[
         float | None, typer.Option(help="Price per million prompt tokens (shows cost).")
     ] = None,
@@ -149,6 +150,7 @@ def annotate(
         "format_retries": format_retries,
         "max_rounds": max_rounds,
         "limit": limit,
+        "max_unit_lines": max_unit_lines,
         "price_in": price_in,
         "price_out": price_out,
         "local_model": local_model,
@@ -177,8 +179,17 @@ def annotate(
         keys = ("requested", "cached", "accepted", "rejected", "failed", "prompt_tokens", "completion_tokens")
         record = {key: getattr(summary, key) for key in keys}
         record.update(
-            units=summary.units, pending=summary.pending, retries=summary.retries, cost=summary.cost
+            units=summary.units,
+            pending=summary.pending,
+            retries=summary.retries,
+            cost=summary.cost,
+            oversized=outcome.oversized,
         )
         print(json.dumps(record))
     else:
-        print(summary_line(summary, counts, outcome.verifiers))
+        too_long = (
+            f"; {outcome.oversized} units over max_unit_lines={cfg.max_unit_lines} not annotated"
+            if outcome.oversized
+            else ""
+        )
+        print(summary_line(summary, counts, outcome.verifiers) + too_long)

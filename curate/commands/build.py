@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from curate.commands.options import ConfigOption, WorkspaceOption
+from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
 from curate.config import load_config
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
@@ -28,6 +28,7 @@ def build(
             "--include-rejected/--accepted-only", help="Also keep rejected annotations (own config)."
         ),
     ] = None,
+    max_unit_lines: MaxUnitLinesOption = None,
     config: ConfigOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the build summary as JSON.")] = False,
 ) -> None:
@@ -42,6 +43,7 @@ def build(
             "validation_ratio": validation_ratio,
             "split_salt": split_salt,
             "include_rejected": include_rejected,
+            "max_unit_lines": max_unit_lines,
         },
         config_file=config,
     )
@@ -57,6 +59,7 @@ def build(
         "leaks": decided.get("leak", 0),
         "duplicates": decided.get("duplicate", 0),
         "without dedup decision": decided.get("undecided", 0),
+        f"over max_unit_lines={cfg.max_unit_lines}": summary.get("oversized_units", 0),
         "not annotated": verdicts.get("not annotated", 0),
         "rejected": 0 if cfg.include_rejected else verdicts.get("rejected", 0),
         "failed": verdicts.get("failed", 0),

@@ -33,6 +33,12 @@ AbstractOption = Annotated[
     bool | None,
     typer.Option("--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."),
 ]
+MaxUnitLinesOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Units with more lines than this are not annotated or published (default 4000; 0: no bound)."
+    ),
+]
 FullEvidenceOption = Annotated[
     bool | None,
     typer.Option(

@@ -36,6 +36,20 @@ def stats(
     if "benchmark_items" in data:
         headline += f", {data['benchmark_items']} benchmark items"
     console.print(f"[bold]{data['workspace']}[/]: {headline}")
+    if "size" in data:
+        size = data["size"]
+        table = Table(title="unit size (tokens = ceil(chars / 4))", title_justify="left")
+        columns = [k for k in size["lines"] if k != "min"]
+        table.add_column("")
+        for name in ["min", *columns]:
+            table.add_column(name, justify="right")
+        for measure in ("lines", "chars", "tokens"):
+            table.add_row(measure, *(str(size[measure][name]) for name in ["min", *columns]))
+        console.print(table)
+        console.print(
+            f"{size['over_max_unit_lines']} units over max_unit_lines={size['max_unit_lines']}: "
+            "deduplicated and audited, not annotated or published"
+        )
     for key, values in data.items():
         if not key.startswith(("by_", "benchmark_by_")):
             continue

@@ -27,6 +27,7 @@ from schemas import (
     Decision,
     KernelUnit,
     PreferencePair,
+    oversized,
     read_records,
     stable_id,
     write_records,
@@ -55,6 +56,8 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     run_checks = checks_of_runs(ws.runs())
 
     kept = [uid for uid in sorted(units) if _decision(decisions, uid) == "keep"]
+    too_long = [uid for uid in kept if oversized(units[uid], config.max_unit_lines)]
+    kept = [uid for uid in kept if not oversized(units[uid], config.max_unit_lines)]
     wanted = {"accepted", "rejected"} if config.include_rejected else {"accepted"}
     rows: list[DatasetRow] = []
     pairs: list[PreferencePair] = []
@@ -71,6 +74,7 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
         if annotation.verdict == "accepted":
             pairs.extend(_pairs(unit, annotation, unit_attempts, split))
     summary = _summary(config, units, decisions, annotations, kept, rows, pairs, len(attempts))
+    summary["oversized_units"] = len(too_long)  # kept by dedup, over max_unit_lines: not published
     return BuildResult(rows, pairs, summary)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from schemas import DEFAULT_MAX_UNIT_LINES
 from schemas.config import ConfigError
 
 FORMATS = ("raw", "alpaca", "messages", "preference")
@@ -16,6 +17,7 @@ class BuildConfig:
     validation_ratio: float = 0.1  # share of operators (not rows) that go to the validation split
     split_salt: str = "ascend-cot"  # change it to draw a different, still deterministic, split
     include_rejected: bool = False  # also keep rejected annotations (published as the `rejected` config)
+    max_unit_lines: int = DEFAULT_MAX_UNIT_LINES  # longer units are not published (counted), 0 = no bound
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""
@@ -23,6 +25,8 @@ class BuildConfig:
             raise ConfigError(
                 "validation_ratio", f"validation_ratio must be in [0, 1), got {self.validation_ratio}"
             )
+        if self.max_unit_lines < 0:
+            raise ConfigError("max_unit_lines", f"max_unit_lines must be >= 0, got {self.max_unit_lines}")
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from annotate.run import annotate_units
 from annotate.teacher import TeacherFatal
 from curate.errors import UserError
 from curate.workspace import Workspace
-from schemas import Decision, KernelUnit, read_records
+from schemas import Decision, KernelUnit, oversized, read_records
 from schemas.runs import AnnotateRun
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -35,15 +35,24 @@ class AnnotateOutcome:
     summary: RunSummary
     counts: ExportCounts
     verifiers: str
+    oversized: int = 0  # units dedup kept but over max_unit_lines: not annotated
 
 
-def select_units(ws: Workspace, limit: int) -> list[KernelUnit]:
-    """The units to annotate: all of them, or only those dedup kept; the first `limit` when given."""
+@dataclass(slots=True)
+class Selection:
+    units: list[KernelUnit]
+    oversized: int  # left out for being longer than max_unit_lines
+
+
+def select_units(ws: Workspace, limit: int, max_unit_lines: int = 0) -> Selection:
+    """The units to annotate: all of them, or only those dedup kept, without those over
+    `max_unit_lines` (counted); the first `limit` when given."""
     units = read_records(ws.units, KernelUnit)
     if ws.decisions.exists():
         keep = {d.unit_id for d in read_records(ws.decisions, Decision) if d.decision == "keep"}
         units = [u for u in units if u.unit_id in keep]
-    return units[:limit] if limit else units
+    fitting = [u for u in units if not oversized(u, max_unit_lines)]
+    return Selection(fitting[:limit] if limit else fitting, len(units) - len(fitting))
 
 
 def read_api_key(config: AnnotateConfig) -> str:
@@ -96,10 +105,17 @@ def run_annotate(
     """Annotate the selected units of `ws` with a resolved `config`; `progress` is a context
     manager yielding the loop's progress callback (a progress bar), or None."""
     ws.require_inputs("annotate")
-    units = select_units(ws, config.limit)
+    selection = select_units(ws, config.limit, config.max_unit_lines)
+    units = selection.units
     if not units:
+        too_long = (
+            f" ({selection.oversized} over max_unit_lines={config.max_unit_lines})"
+            if selection.oversized
+            else ""
+        )
         raise UserError(
-            f"no units to annotate in {ws.root}: every unit was dropped by dedup, or ingest found none"
+            f"no units to annotate in {ws.root}: every unit was dropped by dedup or is too long{too_long}, "
+            "or ingest found none"
         )
     api_key = read_api_key(config)
     verifiers = default_verifiers(verify_config)
@@ -130,4 +146,4 @@ def run_annotate(
                 )
             )
     assert summary is not None  # the block above either set it or raised
-    return AnnotateOutcome(summary, counts, names)
+    return AnnotateOutcome(summary, counts, names, selection.oversized)
