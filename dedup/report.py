@@ -89,21 +89,29 @@ def _quote(bench: _Doc, corpus: _Doc, b: int, c: int) -> dict[str, Any]:
 
 class Evidence:
     """What two documents share, bounded: line ranges on both sides and a few quoted lines
-    (every shared line with `full`). Each document is normalised once however many pairs it is in."""
+    (every shared line with `full`). Each distinct text is normalised once, and each distinct
+    pair of texts compared once (the kernels of one multi-kernel file share their code)."""
 
     def __init__(self, full: bool = False) -> None:
         self.full = full
-        self._bench: dict[Any, _Doc] = {}
-        self._corpus: dict[Any, tuple[_Doc, dict[str, int]]] = {}
+        self._bench: dict[str, _Doc] = {}
+        self._corpus: dict[str, tuple[_Doc, dict[str, int]]] = {}
+        self._pairs: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def between(self, bench_key: Any, bench_code: str, corpus_key: Any, corpus_code: str) -> dict[str, Any]:
-        bench = self._bench.get(bench_key)
+    def between(self, bench_code: str, corpus_code: str) -> dict[str, Any]:
+        done = self._pairs.get((bench_code, corpus_code))
+        if done is None:
+            done = self._pairs[(bench_code, corpus_code)] = self._compare(bench_code, corpus_code)
+        return dict(done)
+
+    def _compare(self, bench_code: str, corpus_code: str) -> dict[str, Any]:
+        bench = self._bench.get(bench_code)
         if bench is None:
-            bench = self._bench[bench_key] = _doc(bench_code)
-        if corpus_key not in self._corpus:
+            bench = self._bench[bench_code] = _doc(bench_code)
+        if corpus_code not in self._corpus:
             doc = _doc(corpus_code)
-            self._corpus[corpus_key] = (doc, _line_index(doc))
-        corpus, corpus_at = self._corpus[corpus_key]
+            self._corpus[corpus_code] = (doc, _line_index(doc))
+        corpus, corpus_at = self._corpus[corpus_code]
         pairs = _shared(bench, corpus_at)
         ranges = _ranges(pairs)
         longest = sorted(ranges, key=lambda r: (-(r[1] - r[0]), r[0]))
@@ -124,9 +132,7 @@ class Evidence:
 def overlapping_lines(bench_code: str, corpus_code: str) -> list[dict[str, Any]]:
     """Every line of the benchmark answer that appears (normalised) in the corpus unit, in answer
     order, quoted."""
-    lines: list[dict[str, Any]] = Evidence(full=True).between(0, bench_code, 0, corpus_code)[
-        "overlapping_lines"
-    ]
+    lines: list[dict[str, Any]] = Evidence(full=True).between(bench_code, corpus_code)["overlapping_lines"]
     return lines
 
 
@@ -139,7 +145,7 @@ def leak_record(
 ) -> dict[str, Any]:
     unit, item = units[leak.unit], items[leak.item]
     evidence = evidence or Evidence()
-    shared = evidence.between((leak.item, leak.answer), item.answers[leak.answer], leak.unit, unit.code)
+    shared = evidence.between(item.answers[leak.answer], unit.code)
     return {
         "unit_id": unit.unit_id,
         "unit_source": unit.source,
