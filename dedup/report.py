@@ -15,8 +15,9 @@ from typing import Any
 
 from dedup.config import DedupConfig
 from dedup.decide import Leak, LeakFindings
-from dedup.normalize import strip_comments, token_count
+from dedup.normalize import token_count
 from schemas import BenchmarkItem, KernelUnit
+from schemas.cpp import mask_comments
 
 EXCERPT_LINES = 3  # shared lines quoted per leak in leakage.json (every one with full_evidence)
 MAX_RANGES = 8  # longest shared line ranges listed per leak (the total is always given)
@@ -35,7 +36,7 @@ class _Doc:
 def _doc(code: str) -> _Doc:
     # Lines compare without comments and with whitespace folded: several times cheaper than
     # tokenising every line of a 60,000-line unit, and copied lines compare equal all the same.
-    return _Doc(code.split("\n"), [" ".join(line.split()) for line in strip_comments(code).split("\n")])
+    return _Doc(code.split("\n"), [" ".join(line.split()) for line in mask_comments(code).split("\n")])
 
 
 def _line_index(doc: _Doc) -> dict[str, int]:
