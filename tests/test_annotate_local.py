@@ -28,12 +28,20 @@ pytestmark = [
 ]
 
 
+# Every curate run of this module carries this mark in its environment, and so does any server it
+# starts: only those servers are counted, not a server another process on the machine runs.
+RUN_MARK = f"CURATE_TEST_RUN={os.getpid()}"
+MARKED_ENV = {**os.environ, "CURATE_TEST_RUN": str(os.getpid())}
+
+
 def llama_servers() -> set[int]:
+    """llama.cpp servers started by this module's curate runs."""
     pids = set()
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
-                if b"llama_cpp.server" in (proc / "cmdline").read_bytes():
+                started_here = RUN_MARK.encode() in (proc / "environ").read_bytes().split(b"\0")
+                if started_here and b"llama_cpp.server" in (proc / "cmdline").read_bytes():
                     pids.add(int(proc.name))
             except OSError:
                 continue
@@ -42,7 +50,12 @@ def llama_servers() -> set[int]:
 
 def curate(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "curate.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=900
+        [sys.executable, "-m", "curate.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=900,
+        env=MARKED_ENV,
     )
 
 
@@ -52,7 +65,7 @@ def test_local_teacher_annotates_three_example_units(tmp_path: Path) -> None:
     assert ingest.returncode == 0, ingest.stderr
     before = llama_servers()
 
-    env_free = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}  # no key, no network
+    env_free = {k: v for k, v in MARKED_ENV.items() if k != "OPENAI_API_KEY"}  # no key, no network
     run = subprocess.run(
         [sys.executable, "-m", "curate.cli", "annotate", "-w", str(ws), "--teacher", "local", "--limit", "3",
          "--max-rounds", "0", "--json"],
