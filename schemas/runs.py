@@ -34,6 +34,7 @@ class IngestRun(StageRun):
     rows: int = 0
     partial: int = 0
     skipped: int = 0
+    documented: int = 0  # units with operator documentation (parsers/docs.py)
 
 
 @dataclass(slots=True)
