@@ -179,7 +179,7 @@ def html_tables(text: str) -> list[list[list[str]]]:
     return parser.tables
 
 
-_PIPE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_PIPE_SEP = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$")
 
 
 def pipe_tables(text: str) -> list[list[list[str]]]:
