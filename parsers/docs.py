@@ -24,7 +24,7 @@ RAW_MAX_CHARS = 20_000
 # -- markdown structure -------------------------------------------------------------------------
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING = re.compile(r"^(#{1,6})\s*(.+?)\s*#*\s*$", re.MULTILINE)
+_HEADING = re.compile(r"^(#{1,6})[ \t]*(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FORMULA = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _TAG = re.compile(r"<[^>]+>")

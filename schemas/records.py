@@ -286,6 +286,52 @@ class PreferencePair:
     split: str = "train"  # workspace only, as in DatasetRow
 
 
+@dataclass(slots=True)
+class DocChunk:
+    """One section of a documentation tree (`curate ingest-docs` -> docs.parquet): the unit of the
+    knowledge component. Facts are extracted (parsers/doctree.py); the text is kept for grounding."""
+
+    chunk_id: str  # stable_id(source, path, title path)
+    source: str
+    origin_url: str
+    commit: str
+    path: str  # the markdown file, relative to the repository root
+    title_path: list[str] = field(default_factory=list)  # page title, then section titles
+    apis: list[str] = field(default_factory=list)  # API names the chunk defines (its prototypes, title)
+    prototypes: list[str] = field(default_factory=list)  # declarations as written
+    params: list[DocParam] = field(default_factory=list)  # parameter tables (name, direction, description)
+    constraints: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)  # code blocks outside the prototypes
+    language: str = "en"  # zh | en
+    license: str = "unknown"  # the nearest LICENSE file, never guessed
+    text: str = ""  # the chunk's markdown (HTML comments removed)
+    chars: int = 0
+
+
+@dataclass(slots=True)
+class KnowledgeItem:
+    """One question about one documentation chunk, with the teacher's reasoning and answer
+    (`curate annotate --task knowledge` -> knowledge.parquet)."""
+
+    item_id: str  # stable_id(chunk_id, question)
+    chunk_id: str
+    question: str
+    reasoning: str
+    answer: str
+    verdict: str  # accepted | rejected | duplicate | leak
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    title_path: list[str] = field(default_factory=list)
+    apis: list[str] = field(default_factory=list)
+    source: str = ""
+    origin_url: str = ""
+    commit: str = ""
+    path: str = ""
+    license: str = "unknown"
+    teacher_model: str = ""
+    prompt_version: str = ""
+    split: str = "train"
+
+
 def stable_id(*parts: str) -> str:
     """A short, stable content hash: the same inputs give the same id on every machine."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
