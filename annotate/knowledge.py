@@ -46,7 +46,9 @@ class KnowledgeConfig:
 
 
 def prompt(chunk: DocChunk, count: int, max_chars: int = 6000) -> list[dict[str, str]]:
-    text = chunk.text if len(chunk.text) <= max_chars else chunk.text[:max_chars] + "\n[... section shortened]"
+    text = (
+        chunk.text if len(chunk.text) <= max_chars else chunk.text[:max_chars] + "\n[... section shortened]"
+    )
     text = re.sub(r"</\s*doc_section\s*>", "<\\/doc_section>", text, flags=re.IGNORECASE)
     user = render(
         "knowledge_user",
@@ -55,7 +57,10 @@ def prompt(chunk: DocChunk, count: int, max_chars: int = 6000) -> list[dict[str,
         text=text,
         count=count,
     )
-    return [{"role": "system", "content": render("knowledge_system", count=count)}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": render("knowledge_system", count=count)},
+        {"role": "user", "content": user},
+    ]
 
 
 def response_schema(count: int) -> dict[str, Any]:

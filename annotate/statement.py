@@ -77,7 +77,13 @@ def canonical_dtype(name: str) -> str:
     because a stage package imports only `schemas`)."""
     key = name.strip().lower()
     key = key[3:] if key.startswith("dt_") else key
-    aliases = {"float": "float32", "fp32": "float32", "fp16": "float16", "half": "float16", "bf16": "bfloat16"}
+    aliases = {
+        "float": "float32",
+        "fp32": "float32",
+        "fp16": "float16",
+        "half": "float16",
+        "bf16": "bfloat16",
+    }
     aliases |= {"double": "float64", "fp64": "float64"}
     return aliases.get(key, key)
 

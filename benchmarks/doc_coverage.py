@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from parsers.docs import DocFinder, extracted  # noqa: E402
-from schemas.ascendc import operator_dir_of  # noqa: E402
+from parsers.docs import DocFinder, extracted
+from schemas.ascendc import operator_dir_of
 
 _ENTRY = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
 _SKIP = {".git", "tests", "test", "build", "third_party", "cmake"}
@@ -37,7 +37,7 @@ def operator_entries(root: Path) -> dict[str, str]:
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if not _ENTRY.search(text) or "answer/" in path.as_posix() and "/tests/ut/" in path.as_posix():
+            if not _ENTRY.search(text) or ("answer/" in path.as_posix() and "/tests/ut/" in path.as_posix()):
                 continue
             rel = path.relative_to(root).as_posix()
             key = operator_dir_of(rel)

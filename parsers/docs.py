@@ -105,9 +105,7 @@ class _TableParser(HTMLParser):
             values = dict(attrs)
             self._span = (_int(values.get("rowspan")), _int(values.get("colspan")))
             self._cell = []
-        elif tag == "br" and self._cell is not None:
-            self._cell.append("\n")
-        elif tag == "li" and self._cell is not None:
+        elif (tag == "br" and self._cell is not None) or (tag == "li" and self._cell is not None):
             self._cell.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
@@ -128,7 +126,9 @@ class _TableParser(HTMLParser):
 
     def _close_cell(self) -> None:
         if self._cell is not None and self._row is not None:
-            text = "\n".join(re.sub(r"[ \t\r\f\v]+", " ", part).strip() for part in "".join(self._cell).split("\n"))
+            text = "\n".join(
+                re.sub(r"[ \t\r\f\v]+", " ", part).strip() for part in "".join(self._cell).split("\n")
+            )
             self._row.append(_Cell(text.strip(), *self._span))
         self._cell = None
 
@@ -214,7 +214,10 @@ def tables_of(text: str) -> list[list[list[str]]]:
     """HTML tables first, then pipe tables, each as a grid of cell texts (HTML cells keep line
     breaks; inline markup is removed)."""
     grids = html_tables(text) + pipe_tables(text)
-    return [[[plain(c) if "\n" not in c else "\n".join(plain(p) for p in c.split("\n")) for c in r] for r in g] for g in grids]
+    return [
+        [[plain(c) if "\n" not in c else "\n".join(plain(p) for p in c.split("\n")) for c in r] for r in g]
+        for g in grids
+    ]
 
 
 # -- parameter tables -------------------------------------------------------------------------------
@@ -240,7 +243,10 @@ _DTYPES = {
     **{f"uint{n}": f"uint{n}" for n in (1, 8, 16, 32, 64)},
     "complex32": "complex32", "complex64": "complex64", "complex128": "complex128",
 }  # fmt: skip
-_DTYPE_TOKEN = re.compile(r"(?<![A-Za-z0-9_])(?:DT_)?(" + "|".join(sorted(_DTYPES, key=len, reverse=True)) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+_DTYPE_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_])(?:DT_)?(" + "|".join(sorted(_DTYPES, key=len, reverse=True)) + r")(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
 _FORMAT_TOKEN = re.compile(r"(?<![A-Za-z0-9_])(?:FORMAT_)?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)(?![A-Za-z0-9_])")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -258,7 +264,11 @@ def dtypes_in(text: str) -> list[str]:
 
 def formats_in(text: str) -> list[str]:
     found = [m.group(1) for m in _FORMAT_TOKEN.finditer(text)]
-    return list(dict.fromkeys(f for f in found if f not in {"NA", "N", "A", "X", "Y"} and not _DTYPE_TOKEN.fullmatch(f)))
+    return list(
+        dict.fromkeys(
+            f for f in found if f not in {"NA", "N", "A", "X", "Y"} and not _DTYPE_TOKEN.fullmatch(f)
+        )
+    )
 
 
 def direction_of(text: str) -> tuple[str, bool]:
@@ -294,14 +304,17 @@ def _columns(header: list[str]) -> dict[str, int]:
 def param_rows(grid: list[list[str]]) -> list[DocParam]:
     """The parameter rows of one table, or [] when it is not a parameter table (it needs a name
     column and a dtype or direction column)."""
-    for h, header in enumerate(grid[:3]):
+    start = -1
+    cols: dict[str, int] = {}
+    for index, header in enumerate(grid[:3]):
         cols = _columns(header)
         if "name" in cols and ("dtype" in cols or "direction" in cols):
+            start = index + 1
             break
-    else:
+    if start < 0:
         return []
     out: list[DocParam] = []
-    for row in grid[h + 1 :]:
+    for row in grid[start:]:
         if len(row) <= cols["name"]:
             continue
         name_cell = re.split(r"[（(\s]", row[cols["name"]].strip(), maxsplit=1)[0]
@@ -354,10 +367,29 @@ _FUNCTION_LABEL = re.compile(
     r"^[\s>*-]*(?:\*\*)?(?:算子功能|接口功能|功能描述|功能|Function|Functionality|Description)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.+)$",
     re.MULTILINE | re.IGNORECASE,
 )
-_FUNCTION_HEADS = ("功能", "描述", "概述", "简介", "description", "overview", "function", "introduction", "概要", "算子说明")
+_FUNCTION_HEADS = (
+    "功能",
+    "描述",
+    "概述",
+    "简介",
+    "description",
+    "overview",
+    "function",
+    "introduction",
+    "概要",
+    "算子说明",
+)
 _PARAM_HEADS = ("参数", "param", "规格", "input", "输入", "specification", "arguments", "接口")
 _CONSTRAINT_HEADS = ("约束", "限制", "constraint", "limitation", "restriction", "注意")
-_PRODUCT_HEADS = ("产品支持", "支持的产品", "supported product", "product support", "型号", "支持架构", "architecture")
+_PRODUCT_HEADS = (
+    "产品支持",
+    "支持的产品",
+    "supported product",
+    "product support",
+    "型号",
+    "支持架构",
+    "architecture",
+)
 _YES = re.compile(r"√|✓|✔|支持|\byes\b|\bsupported\b", re.IGNORECASE)
 _NO = re.compile(r"×|✗|不支持|\bno\b|not supported|unsupported", re.IGNORECASE)
 
@@ -498,7 +530,9 @@ class DocFinder:
         names = set(self.list_dir(directory))
         found = [posixpath.join(directory, n) for n in _DOC_NAMES if n in names]
         docs_dir = posixpath.join(directory, "docs")
-        found += sorted(posixpath.join(docs_dir, n) for n in self.list_dir(docs_dir) if n.lower().endswith(".md"))
+        found += sorted(
+            posixpath.join(docs_dir, n) for n in self.list_dir(docs_dir) if n.lower().endswith(".md")
+        )
         return found[:12]
 
     def for_entry(self, entry: str, stop: str | None) -> OperatorDoc | None:

@@ -25,7 +25,18 @@ _PROTO_HEADS = ("原型", "prototype", "函数定义", "接口定义", "signatur
 _PARAM_HEADS = ("参数", "param", "argument")
 _CONSTRAINT_HEADS = ("约束", "限制", "constraint", "restriction", "limitation", "注意事项")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^;{}()]*>)?\s*\(")
-_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "alignas", "operator"}
+_KEYWORDS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "sizeof",
+    "decltype",
+    "static_assert",
+    "alignas",
+    "operator",
+}
 
 
 def _heads(title: str, words: tuple[str, ...]) -> bool:
@@ -57,7 +68,9 @@ def _title_api(title: str) -> list[str]:
 def _params(body: str) -> list[DocParam]:
     rows: list[DocParam] = []
     for grid in tables_of(body):
-        if not grid or not any(w in grid[0][0].lower() for w in ("参数", "name", "param", "成员", "字段", "field")):
+        if not grid or not any(
+            w in grid[0][0].lower() for w in ("参数", "name", "param", "成员", "字段", "field")
+        ):
             continue
         for row in grid[1:]:
             ident = re.match(r"[A-Za-z_][A-Za-z0-9_]*", row[0].strip()) if row else None
@@ -65,14 +78,19 @@ def _params(body: str) -> list[DocParam]:
                 continue
             direction = ""
             if len(row) >= 3 and len(row[1]) < 16:
-                direction = {"输入": "input", "输出": "output", "输入/输出": "inout"}.get(row[1].strip(), row[1].strip().lower())
+                direction = {"输入": "input", "输出": "output", "输入/输出": "inout"}.get(
+                    row[1].strip(), row[1].strip().lower()
+                )
             rows.append(DocParam(ident.group(0), direction, False, plain(row[-1])[:400]))
     return rows
 
 
 def _bullets(body: str) -> list[str]:
     body = _FENCE.sub("", re.sub(r"<table.*?</table>", "", body, flags=re.DOTALL))
-    items = [plain(re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", b)) for b in re.split(r"\n(?=\s*(?:[-*+]|\d+[.)、])\s)|\n\s*\n", body)]
+    items = [
+        plain(re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", b))
+        for b in re.split(r"\n(?=\s*(?:[-*+]|\d+[.)、])\s)|\n\s*\n", body)
+    ]
     return [i for i in items if len(i) > 2 and not i.startswith("|")]
 
 
@@ -105,11 +123,22 @@ def chunk_page(text: str, path: str, source: str, language: str = "") -> list[Do
         body_text = "\n".join(b for _, b in parts)
         if len(plain(body_text)) < MIN_CHUNK_CHARS // 2:
             continue
-        prototypes = [m.group(1).strip() for t, b in parts if _heads(t, _PROTO_HEADS) for m in _FENCE.finditer(b)]
-        examples = [m.group(1).strip() for t, b in parts if not _heads(t, _PROTO_HEADS) for m in _FENCE.finditer(b)]
+        prototypes = [
+            m.group(1).strip() for t, b in parts if _heads(t, _PROTO_HEADS) for m in _FENCE.finditer(b)
+        ]
+        examples = [
+            m.group(1).strip() for t, b in parts if not _heads(t, _PROTO_HEADS) for m in _FENCE.finditer(b)
+        ]
         file_title = path.rsplit("/", 1)[-1].removesuffix(".md")
-        apis = [n for p in prototypes for n in declared_names(p)] + _title_api(page_title) + _title_api(file_title)
-        chunk_text = "\n".join(f"{'#' * min(6, max(1, i + 1))} {t}\n{b.strip()}" if t else b.strip() for i, (t, b) in enumerate(parts))
+        apis = (
+            [n for p in prototypes for n in declared_names(p)]
+            + _title_api(page_title)
+            + _title_api(file_title)
+        )
+        chunk_text = "\n".join(
+            f"{'#' * min(6, max(1, i + 1))} {t}\n{b.strip()}" if t else b.strip()
+            for i, (t, b) in enumerate(parts)
+        )
         chunks.append(
             DocChunk(
                 chunk_id=stable_id(source, path, *title_path),

@@ -12,8 +12,8 @@ import clang.cindex as ci
 
 from parsers import facts as text_facts
 from parsers.clang_frontend import ClangFacts, Entry, parse_unit
-from parsers.docs import DocFinder
 from parsers.classify import category_and_level
+from parsers.docs import DocFinder
 from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license

@@ -200,7 +200,9 @@ def test_undocumented_unit_is_marked() -> None:
 
 
 def test_statement_disagreeing_with_the_opdef_is_rejected() -> None:
-    renamed = OpDef("SoftShrink", [TensorSpec("self", dtypes=["DT_FLOAT"])], [TensorSpec("y", dtypes=["DT_FLOAT"])])
+    renamed = OpDef(
+        "SoftShrink", [TensorSpec("self", dtypes=["DT_FLOAT"])], [TensorSpec("y", dtypes=["DT_FLOAT"])]
+    )
     unit = _unit(ZH_README, renamed)
     assert statement(unit).semantics == "rejected"
     assert [d.check for d in check_statement(unit.doc, renamed)] == ["statement.tensor_names"]  # type: ignore[arg-type]

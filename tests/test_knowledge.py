@@ -71,7 +71,9 @@ def test_prompt_keeps_the_chunk_as_data_and_asks_for_the_count() -> None:
 
 
 def test_parse_reads_items_and_rejects_other_shapes() -> None:
-    items = parse(json.dumps({"items": [{"question": "q", "reasoning": "r", "answer": "a"}, {"question": ""}]}))
+    items = parse(
+        json.dumps({"items": [{"question": "q", "reasoning": "r", "answer": "a"}, {"question": ""}]})
+    )
     assert [(i.question, i.answer) for i in items] == [("q", "a")]
     with pytest.raises(KnowledgeParseError):
         parse('{"answers": []}')
@@ -130,22 +132,60 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
     write_records(
         Workspace(ws).benchmark,
         BenchmarkItem,
-        [BenchmarkItem("b1", "bench", "AddsTask", "adds", 1, "x", "t", description="How do I add a scalar to every element of a tensor with Adds?")],
+        [
+            BenchmarkItem(
+                "b1",
+                "bench",
+                "AddsTask",
+                "adds",
+                1,
+                "x",
+                "t",
+                description="How do I add a scalar to every element of a tensor with Adds?",
+            )
+        ],
     )
     answer = {
         "items": [
-            {"question": "Which arguments does Adds take, and in which order?", "reasoning": "The prototype lists them.", "answer": GOOD},
-            {"question": "which arguments does Adds take and in which order", "reasoning": "Same.", "answer": GOOD},
-            {"question": "How do I add a scalar to every element of a tensor with Adds?", "reasoning": "r", "answer": GOOD},
-            {"question": "Which helper finishes an Adds call?", "reasoning": "r", "answer": "Call `AddsFinish()`."},
+            {
+                "question": "Which arguments does Adds take, and in which order?",
+                "reasoning": "The prototype lists them.",
+                "answer": GOOD,
+            },
+            {
+                "question": "which arguments does Adds take and in which order",
+                "reasoning": "Same.",
+                "answer": GOOD,
+            },
+            {
+                "question": "How do I add a scalar to every element of a tensor with Adds?",
+                "reasoning": "r",
+                "answer": GOOD,
+            },
+            {
+                "question": "Which helper finishes an Adds call?",
+                "reasoning": "r",
+                "answer": "Call `AddsFinish()`.",
+            },
         ]
     }
     with OpenAIServer() as server:
         server.push(Reply.ok(json.dumps(answer)))
         run = curate(
-            "annotate", "--task", "knowledge", "-w", str(ws), "--base-url", server.url, "--model", "m",
-            "--questions-per-chunk", "4", "--retries", "0",
-        )  # fmt: skip
+            "annotate",
+            "--task",
+            "knowledge",
+            "-w",
+            str(ws),
+            "--base-url",
+            server.url,
+            "--model",
+            "m",
+            "--questions-per-chunk",
+            "4",
+            "--retries",
+            "0",
+        )
         assert run.returncode == 0, run.stderr
         request = server.requests[-1]
         assert "<doc_section>" in request.last_user_text
@@ -155,3 +195,50 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
     assert [i.verdict for i in items] == ["accepted", "duplicate", "leak", "rejected"]
     assert items[0].license == "Apache-2.0" and items[0].path.endswith("api/Adds.md")
     assert "1 accepted" in run.stdout and "1 duplicate" in run.stdout
+
+
+def test_knowledge_config_loads_with_datasets_in_both_shapes(tmp_path: Path) -> None:
+    from datasets import load_dataset
+
+    from curate.publish.repo import assemble, write_to_dir
+
+    items = [
+        KnowledgeItem(
+            item_id=f"k{i}",
+            chunk_id="c",
+            question=f"Question {i}?",
+            reasoning="because",
+            answer="Use `Adds`.",
+            verdict="accepted" if i < 3 else "rejected",
+            apis=["Adds"],
+            source="docs",
+            path=f"api/p{i}.md",
+            license="Apache-2.0",
+            split="train",
+        )
+        for i in range(4)
+    ]
+    (tmp_path / "reports").mkdir()
+    content = assemble(
+        [],
+        [],
+        {},
+        {},
+        tmp_path / "reports",
+        formats=["alpaca"],
+        pretty_name="t",
+        repo_id="",
+        shard_rows=100,
+        knowledge=items,
+    )
+    assert content.configs == {"knowledge": {"train": 3}}
+    readme = content.files["README.md"].decode() if isinstance(content.files["README.md"], bytes) else ""
+    assert "## Knowledge component" in (readme or str(content.files["README.md"]))
+    write_to_dir(content, tmp_path / "out")
+    ds = load_dataset(str(tmp_path / "out"), name="knowledge", split="train")
+    assert ds.num_rows == 3
+    row = ds[0]
+    assert row["instruction"] == "Question 0?" and row["input"] == ""
+    assert row["output"].startswith("<think>\nbecause\n</think>")
+    assert [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
+    assert row["license"] == "Apache-2.0"

@@ -46,7 +46,9 @@ def stated_prototypes(answer: str, apis: Iterable[str]) -> list[str]:
     wanted = set(apis)
     for block in _CODE_BLOCK.findall(answer) + [m.group(1) for m in _BACKTICK.finditer(answer)]:
         for line in block.splitlines():
-            m = re.search(r"(?:inline|void|int\w*|uint\w*|bool|auto|float|half|T)\s+\**([A-Za-z_]\w*)\s*\(", line)
+            m = re.search(
+                r"(?:inline|void|int\w*|uint\w*|bool|auto|float|half|T)\s+\**([A-Za-z_]\w*)\s*\(", line
+            )
             if m and m.group(1) in wanted:
                 found.append(line.strip())
     return found
@@ -76,19 +78,25 @@ def verify_answer(
         if base in chunk.apis or base in catalog_names or re.search(rf"\b{re.escape(base)}\b", chunk.text):
             continue
         out.append(
-            Diagnostic("knowledge.api_exists", "error", f"{name} is neither in the section nor in the API catalog")
+            Diagnostic(
+                "knowledge.api_exists", "error", f"{name} is neither in the section nor in the API catalog"
+            )
         )
     prototypes = {_fold(p) for block in chunk.prototypes for p in block.splitlines() if p.strip()}
     folded_text = _fold(chunk.text)
     for line in stated_prototypes(answer, chunk.apis):
         if _fold(line) not in prototypes and _fold(line) not in folded_text:
-            out.append(Diagnostic("knowledge.prototype", "error", f"prototype not in the section: {line[:160]}"))
+            out.append(
+                Diagnostic("knowledge.prototype", "error", f"prototype not in the section: {line[:160]}")
+            )
     params = {p.name for p in chunk.params}
     if params:
         for m in _PARAM_MENTION.finditer(answer):
             if m.group(1) not in params and not re.search(rf"\b{re.escape(m.group(1))}\b", chunk.text):
                 out.append(
-                    Diagnostic("knowledge.parameter", "error", f"parameter {m.group(1)} is not one of the section's")
+                    Diagnostic(
+                        "knowledge.parameter", "error", f"parameter {m.group(1)} is not one of the section's"
+                    )
                 )
     if check_block is not None:
         for i, block in enumerate(_CODE_BLOCK.findall(answer)):
@@ -98,7 +106,9 @@ def verify_answer(
     if share > paste_ratio:
         out.append(
             Diagnostic(
-                "knowledge.paste", "error", f"{share:.0%} of the answer's 8-word runs are pasted from the section"
+                "knowledge.paste",
+                "error",
+                f"{share:.0%} of the answer's 8-word runs are pasted from the section",
             )
         )
     return out

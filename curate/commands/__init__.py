@@ -14,4 +14,16 @@ from curate.commands import (
     verify,
 )
 
-COMMAND_MODULES = [ingest, ingest_docs, stats, dedup, audit, build, push, annotate, verify, check_kernel, doctor]
+COMMAND_MODULES = [
+    ingest,
+    ingest_docs,
+    stats,
+    dedup,
+    audit,
+    build,
+    push,
+    annotate,
+    verify,
+    check_kernel,
+    doctor,
+]

@@ -134,7 +134,8 @@ def annotate(
         str, typer.Option(help="kernel (reasoning for each kernel unit) or knowledge (Q&A on docs.parquet).")
     ] = "kernel",
     questions_per_chunk: Annotated[
-        int | None, typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3).")
+        int | None,
+        typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3)."),
     ] = None,
 ) -> None:
     """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it."""

@@ -3,7 +3,6 @@ replacing that source's rows, with the run recorded."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +42,9 @@ def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> Inge
         prov = provenance(root)
         chunks, pages, skipped = walk_doc_tree(root, name, prov.repo_root if prov.commit else root)
         if not chunks:
-            raise UserError(f"no markdown documentation in {source} ({pages} pages read); nothing was written")
+            raise UserError(
+                f"no markdown documentation in {source} ({pages} pages read); nothing was written"
+            )
         for chunk in chunks:
             chunk.origin_url, chunk.commit = prov.origin_url, prov.commit
         kept = [c for c in read_records(ws.docs, DocChunk) if c.source != name] if ws.docs.exists() else []
@@ -51,7 +52,11 @@ def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> Inge
         write_records(ws.docs, DocChunk, rows)
         ws.record_run(
             IngestDocsRun(
-                config={"source": source, "name": name}, source=name, pages=pages, chunks=len(chunks), skipped=skipped
+                config={"source": source, "name": name},
+                source=name,
+                pages=pages,
+                chunks=len(chunks),
+                skipped=skipped,
             )
         )
     return IngestDocsSummary(

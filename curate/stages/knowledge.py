@@ -17,7 +17,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from annotate.config import AnnotateConfig
-from annotate.knowledge import KNOWLEDGE_PROMPT, KnowledgeConfig, KnowledgeParseError, parse, prompt, response_schema
+from annotate.knowledge import (
+    KNOWLEDGE_PROMPT,
+    KnowledgeConfig,
+    KnowledgeParseError,
+    parse,
+    prompt,
+    response_schema,
+)
 from annotate.limits import RateLimiter
 from annotate.reasoning.knowledge import BlockCheck, surface_block_check, verify_answer
 from annotate.teacher import TeacherClient, TeacherError
@@ -67,7 +74,9 @@ def mark_duplicates(items: list[KnowledgeItem], threshold: float, ngram: int = 3
     return len(dropped)
 
 
-def mark_leaks(items: list[KnowledgeItem], bench: list[BenchmarkItem], threshold: float, ngram: int = 3) -> int:
+def mark_leaks(
+    items: list[KnowledgeItem], bench: list[BenchmarkItem], threshold: float, ngram: int = 3
+) -> int:
     """Accepted items whose question is close to a benchmark task description become `leak`."""
     described = [(b, shingle_strings(words(b.description), ngram)) for b in bench if b.description.strip()]
     count = 0
@@ -79,7 +88,9 @@ def mark_leaks(items: list[KnowledgeItem], bench: list[BenchmarkItem], threshold
             if _jaccard(mine, theirs) >= threshold or (mine and len(mine & theirs) / len(mine) >= 0.9):
                 item.verdict = "leak"
                 item.diagnostics.append(
-                    Diagnostic("knowledge.leak", "error", f"question matches {task.benchmark}:{task.task_name}")
+                    Diagnostic(
+                        "knowledge.leak", "error", f"question matches {task.benchmark}:{task.task_name}"
+                    )
                 )
                 count += 1
                 break
@@ -127,7 +138,9 @@ def _items_for(
     return out
 
 
-async def _ask_all(chunks: list[DocChunk], config: AnnotateConfig, api_key: str, cfg: KnowledgeConfig) -> list:
+async def _ask_all(
+    chunks: list[DocChunk], config: AnnotateConfig, api_key: str, cfg: KnowledgeConfig
+) -> list:
     client = TeacherClient(
         base_url=config.base_url,
         api_key=api_key,
@@ -161,7 +174,11 @@ async def _ask_all(chunks: list[DocChunk], config: AnnotateConfig, api_key: str,
 
 
 def run_knowledge(
-    ws: Workspace, config: AnnotateConfig, cfg: KnowledgeConfig, catalog: set[str], check: BlockCheck | None = None
+    ws: Workspace,
+    config: AnnotateConfig,
+    cfg: KnowledgeConfig,
+    catalog: set[str],
+    check: BlockCheck | None = None,
 ) -> KnowledgeSummary:
     ws.require_inputs("knowledge")
     chunks = [c for c in read_records(ws.docs, DocChunk) if c.chars >= cfg.min_chunk_chars]
