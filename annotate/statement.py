@@ -196,7 +196,9 @@ def statement(unit: KernelUnit) -> Statement:
         ("Parameters", ("",)),
     )
     for title, directions in groups:
-        params = [p for p in doc.params if p.direction in directions]
+        params = [
+            p for p in doc.params if p.direction in directions and (p.direction or p.dtypes or p.description)
+        ]
         if not params:
             continue
         lines.append(f"{title}:")
