@@ -513,6 +513,7 @@ def merge_docs(docs: list[OperatorDoc]) -> OperatorDoc | None:
 
 # -- finding the documents of an entry ---------------------------------------------------------------
 
+_SOURCE_DIRS = {"src", "kernel", "kernels", "op_kernel", "device"}
 _DOC_NAMES = ("api_desc.md", "README.md", "readme.md", "README_en.md", "README.en.md")
 
 
@@ -542,7 +543,11 @@ class DocFinder:
         levels: list[str] = []
         while directory:
             levels.append(directory)
-            if (stop is not None and directory == stop) or (stop is None and len(levels) == 2):
+            if stop is not None and directory == stop:
+                break
+            # Without an operator directory: the entry's own folder, and its parent only when the
+            # entry sits in a source subfolder (`sample/src/x.asc`), never a folder of samples.
+            if stop is None and (len(levels) == 2 or posixpath.basename(directory) not in _SOURCE_DIRS):
                 break
             if stop is not None and not directory.startswith(stop.rstrip("/") + "/") and stop:
                 break
