@@ -26,6 +26,7 @@ demo: install
 	$(BIN)/curate doctor
 	$(BIN)/curate ingest examples/corpus --workspace $(WS) --name examples
 	$(BIN)/curate ingest examples/benchmark --workspace $(WS) --benchmark --name example-bench
+	$(BIN)/curate ingest-docs examples/docs --workspace $(WS) --name example-docs
 	$(BIN)/curate dedup --workspace $(WS) --abstract-identifiers
 	$(BIN)/curate annotate --workspace $(WS) --teacher local --limit $(DEMO_UNITS)
 	$(BIN)/curate verify --workspace $(WS)

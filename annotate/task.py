@@ -4,8 +4,8 @@ messages and hands the reply back here.
 
 The teacher sees the real kernel (reverse chain-of-thought) and writes the reasoning that leads
 from an *instruction* to it. The instruction is built here from the facts the parser extracted
-(operator, entry signature, OpDef tensors and dtypes, tiling fields, core type), never from the
-code body, so it is what a developer would be handed before writing the kernel.
+(operator, entry signature, OpDef tensors and dtypes, tiling fields, core type) and the
+operator's own documentation (annotate/statement.py), never from the code body, so it is what a developer would be handed before writing the kernel.
 
 Repository content is data: it goes inside <kernel_code>/<host_code> tags (with any closing tag
 inside it neutralised), and `parse` accepts only the answer schema, whatever the code asked for.
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotate.prompts import PROMPT_VERSION, render
+from annotate.statement import statement
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import REASONING_SECTIONS
 
@@ -53,12 +54,14 @@ def _tensor_line(kind: str, spec: Any) -> str:
     return f"- {kind}{optional} `{spec.name}`: {dtypes}{formats}"
 
 
-def _fact_lines(unit: KernelUnit) -> list[str]:
+def _fact_lines(unit: KernelUnit, documented: bool = False) -> list[str]:
     lines = [f"Entry point: `{entry_signature(unit)}`."]
     if unit.op_def is not None:
-        lines += [_tensor_line("input", spec) for spec in unit.op_def.inputs]
-        lines += [_tensor_line("output", spec) for spec in unit.op_def.outputs]
-        lines += [f"- attribute `{a.name}`: {a.type}" for a in unit.op_def.attrs]
+        if not documented:  # a documented statement already lists the tensors (OpDef dtypes)
+            lines += [_tensor_line("input", spec) for spec in unit.op_def.inputs]
+            lines += [_tensor_line("output", spec) for spec in unit.op_def.outputs]
+        stated = {p.name for p in unit.doc.params} if documented and unit.doc else set()
+        lines += [f"- attribute `{a.name}`: {a.type}" for a in unit.op_def.attrs if a.name not in stated]
         if unit.op_def.socs:
             lines.append(f"Target SoCs: {', '.join(unit.op_def.socs)}.")
     if unit.tiling_fields:
@@ -76,14 +79,26 @@ def _fact_lines(unit: KernelUnit) -> list[str]:
 
 
 def build_instruction(unit: KernelUnit) -> str:
-    """The task a kernel developer would be given for this unit (facts only, never code)."""
-    return render(
+    """The task a kernel developer would be given for this unit: what to compute (from the
+    operator's documentation when it has one that agrees with its OpDef) and the parsed facts;
+    never code."""
+    return instruction_and_semantics(unit)[0]
+
+
+def instruction_and_semantics(unit: KernelUnit) -> tuple[str, str]:
+    """(instruction, semantics): semantics is documented | undocumented | rejected."""
+    stated = statement(unit)
+    documented = stated.semantics == "documented"
+    semantics = "\n".join(stated.lines) if documented else render("undocumented_note")
+    text = render(
         "instruction",
         kernel_name=unit.kernel_name,
         op_name=unit.op_name or unit.kernel_name,
         core_desc=_CORE_DESC.get(unit.core_type, unit.core_type),
-        facts="\n".join(_fact_lines(unit)),
+        semantics=semantics,
+        facts="\n".join(_fact_lines(unit, documented)),
     )
+    return text, stated.semantics
 
 
 # -- the code as prompt data ------------------------------------------------------------------

@@ -34,6 +34,8 @@ PRODUCED_BY = {
     "journal": "annotate",
     "annotations": "annotate",
     "dataset": "build",
+    "docs": "ingest-docs",
+    "knowledge": "annotate --task knowledge",
 }
 # The tables each stage reads and cannot run without (as NeMo-Curator stages declare inputs).
 STAGE_INPUTS: dict[str, tuple[str, ...]] = {
@@ -42,6 +44,7 @@ STAGE_INPUTS: dict[str, tuple[str, ...]] = {
     "verify": ("units",),
     "build": ("units", "decisions", "annotations"),
     "push": ("dataset",),
+    "knowledge": ("docs",),
 }
 
 
@@ -72,6 +75,16 @@ class Workspace:
     @property
     def attempts(self) -> Path:
         return self.root / "attempts.parquet"
+
+    @property
+    def docs(self) -> Path:
+        """Documentation section chunks, written by `curate ingest-docs`."""
+        return self.root / "docs.parquet"
+
+    @property
+    def knowledge(self) -> Path:
+        """Questions, reasoning and answers about the chunks (`curate annotate --task knowledge`)."""
+        return self.root / "knowledge.parquet"
 
     @property
     def dataset(self) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -12,10 +13,11 @@ import clang.cindex as ci
 from parsers import facts as text_facts
 from parsers.clang_frontend import ClangFacts, Entry, parse_unit
 from parsers.classify import category_and_level
+from parsers.docs import DocFinder
 from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
-from schemas import Diagnostic, KernelUnit, TilingField, code_size, stable_id
+from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
 from schemas.ascendc import operator_dir_of
 from schemas.cpp import mask_comments_and_literals
 
@@ -46,6 +48,7 @@ class RepoContext:
     defines: list[str] = field(default_factory=lambda: list(DEFAULT_DEFINES))
     clang: ci.Index = field(default_factory=ci.Index.create)
     licenses: LicenseFiles | None = None
+    docs: DocFinder | None = None
     _texts: dict[str, str | None] = field(default_factory=dict)
 
     def read(self, rel: str) -> str | None:
@@ -55,6 +58,18 @@ class RepoContext:
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
+
+    def list_dir(self, rel: str) -> list[str]:
+        """File names in a directory of the ingested tree ([] when it is not one)."""
+        try:
+            return sorted(p.name for p in (self.root / rel).iterdir() if p.is_file())
+        except OSError:
+            return []
+
+    def doc_finder(self) -> DocFinder:
+        if self.docs is None:
+            self.docs = DocFinder(self.list_dir, self.read)
+        return self.docs
 
     def license_files(self) -> LicenseFiles:
         if self.licenses is None:
@@ -105,6 +120,21 @@ def op_name_of(rel: str, layout: str) -> str:
     else:
         base = posixpath.splitext(posixpath.basename(rel))[0]
     return normalise_op_name(base)
+
+
+def operator_doc(rel: str, layout: str, ctx: RepoContext) -> OperatorDoc | None:
+    """The operator's documentation (README, docs/*.md, api_desc.md), paths as the unit's path."""
+    if layout == "benchmark-task":
+        stop: str | None = rel[: _ANSWER_RE.search(rel).start()]  # type: ignore[union-attr]
+    else:
+        stop = operator_dir_of(rel)
+    doc = ctx.doc_finder().for_entry(rel, stop or None)
+    if doc is None or not ctx.source.path_prefix:
+        return doc
+    prefix = ctx.source.path_prefix
+    return dataclasses.replace(
+        doc, path=posixpath.join(prefix, doc.path), sources=[posixpath.join(prefix, p) for p in doc.sources]
+    )
 
 
 def normalise_op_name(name: str) -> str:
@@ -185,6 +215,7 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
     diagnostics = _capped(parsed, ctx.max_diagnostics)
     out_path = posixpath.join(ctx.source.path_prefix, rel) if ctx.source.path_prefix else rel
     lines, chars, tokens = code_size(code)
+    doc = operator_doc(rel, layout, ctx)
     units = []
     seen: dict[str, int] = {}
     for entry in entries:
@@ -228,6 +259,7 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
                 lines=lines,
                 chars=chars,
                 tokens=tokens,
+                doc=doc,
             )
         )
     return units

@@ -13,7 +13,7 @@ UInt64 = Annotated[int, "uint64"]
 UINT64_MAX = 2**64 - 1
 
 # Bump when a column is added, removed or changes meaning; stored in every workspace's meta.json.
-SCHEMA_VERSION = 2  # 2: tiling_keys and array_size are uint64; lines, chars, tokens
+SCHEMA_VERSION = 3  # 2: tiling_keys and array_size are uint64; lines, chars, tokens. 3: doc (OperatorDoc)
 
 
 @dataclass(slots=True)
@@ -69,6 +69,37 @@ class OpDef:
 
 
 @dataclass(slots=True)
+class DocParam:
+    """One row of an operator document's parameter table (HTML or pipe table), as facts."""
+
+    name: str
+    direction: str = ""  # input | output | inout | attribute | "" (not stated)
+    optional: bool = False
+    description: str = ""  # the cell as written (may be Chinese)
+    dtypes: list[str] = field(default_factory=list)  # canonical: float16, float32, bfloat16, int8, ...
+    formats: list[str] = field(default_factory=list)  # ND, NCHW, NC1HWC0, FRACTAL_NZ, ...
+    shape: str = ""  # rank/shape note as written ("1-8", "2维", ...)
+
+
+@dataclass(slots=True)
+class OperatorDoc:
+    """What an operator's own documentation says it computes (`parsers/docs.py`): the folder's
+    README.md and docs/*.md, a sample's README, a benchmark task's api_desc.md."""
+
+    path: str  # the document the facts come from, relative to the repository root
+    kind: str  # operator-readme | aclnn | sample-readme | api-desc | doc
+    language: str  # zh | en
+    title: str = ""
+    function: str = ""  # what the operator computes, as written
+    formulas: list[str] = field(default_factory=list)  # LaTeX between $$ ... $$
+    params: list[DocParam] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    products: list[str] = field(default_factory=list)  # supported products, as named
+    sources: list[str] = field(default_factory=list)  # every document that contributed a field
+    raw: str = ""  # the main document's text (HTML comments removed, bounded)
+
+
+@dataclass(slots=True)
 class KernelUnit:
     """One kernel entry (`__global__ __aicore__` function) with what is needed to understand it."""
 
@@ -105,6 +136,7 @@ class KernelUnit:
     lines: int = 0  # lines of `code` (assembled unit), see `code_size`
     chars: int = 0  # characters of `code`
     tokens: int = 0  # token estimate of `code`: ceil(chars / 4)
+    doc: OperatorDoc | None = None  # the operator's documentation, None when it has none
 
 
 # Units longer than this (assembled lines) are kept in units.parquet, deduplicated and audited,
@@ -252,6 +284,52 @@ class PreferencePair:
     rejected_checks: list[str] = field(default_factory=list)  # checks the rejected attempt failed
     license: str = "unknown"
     split: str = "train"  # workspace only, as in DatasetRow
+
+
+@dataclass(slots=True)
+class DocChunk:
+    """One section of a documentation tree (`curate ingest-docs` -> docs.parquet): the unit of the
+    knowledge component. Facts are extracted (parsers/doctree.py); the text is kept for grounding."""
+
+    chunk_id: str  # stable_id(source, path, title path)
+    source: str
+    origin_url: str
+    commit: str
+    path: str  # the markdown file, relative to the repository root
+    title_path: list[str] = field(default_factory=list)  # page title, then section titles
+    apis: list[str] = field(default_factory=list)  # API names the chunk defines (its prototypes, title)
+    prototypes: list[str] = field(default_factory=list)  # declarations as written
+    params: list[DocParam] = field(default_factory=list)  # parameter tables (name, direction, description)
+    constraints: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)  # code blocks outside the prototypes
+    language: str = "en"  # zh | en
+    license: str = "unknown"  # the nearest LICENSE file, never guessed
+    text: str = ""  # the chunk's markdown (HTML comments removed)
+    chars: int = 0
+
+
+@dataclass(slots=True)
+class KnowledgeItem:
+    """One question about one documentation chunk, with the teacher's reasoning and answer
+    (`curate annotate --task knowledge` -> knowledge.parquet)."""
+
+    item_id: str  # stable_id(chunk_id, question)
+    chunk_id: str
+    question: str
+    reasoning: str
+    answer: str
+    verdict: str  # accepted | rejected | duplicate | leak
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    title_path: list[str] = field(default_factory=list)
+    apis: list[str] = field(default_factory=list)
+    source: str = ""
+    origin_url: str = ""
+    commit: str = ""
+    path: str = ""
+    license: str = "unknown"
+    teacher_model: str = ""
+    prompt_version: str = ""
+    split: str = "train"
 
 
 def stable_id(*parts: str) -> str:

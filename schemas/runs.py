@@ -34,6 +34,7 @@ class IngestRun(StageRun):
     rows: int = 0
     partial: int = 0
     skipped: int = 0
+    documented: int = 0  # units with operator documentation (parsers/docs.py)
 
 
 @dataclass(slots=True)
@@ -80,8 +81,25 @@ class PushRun(StageRun):
     files: int = 0
 
 
+@dataclass(slots=True)
+class IngestDocsRun(StageRun):
+    stage: ClassVar[str] = "ingest-docs"
+    source: str = ""
+    pages: int = 0
+    chunks: int = 0
+    skipped: int = 0
+
+
+@dataclass(slots=True)
+class KnowledgeRun(StageRun):
+    stage: ClassVar[str] = "knowledge"
+    chunks: int = 0
+    counts: dict[str, int] = field(default_factory=dict)  # verdict -> questions
+
+
 RUN_TYPES: dict[str, type[StageRun]] = {
-    cls.stage: cls for cls in (IngestRun, DedupRun, AnnotateRun, VerifyRun, BuildRun, PushRun)
+    cls.stage: cls
+    for cls in (IngestRun, DedupRun, AnnotateRun, VerifyRun, BuildRun, PushRun, IngestDocsRun, KnowledgeRun)
 }
 
 

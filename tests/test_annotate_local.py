@@ -89,7 +89,7 @@ def test_local_teacher_annotates_three_example_units(tmp_path: Path) -> None:
     annotations = read_records(ws / "annotations.parquet", Annotation)
     assert len(annotations) == 3
     assert all(a.verdict in ("accepted", "rejected", "failed") for a in annotations)
-    assert all(a.prompt_version == "v1-compact" and a.answer for a in annotations)
+    assert all(a.prompt_version == "v2-compact" and a.answer for a in annotations)
     assert len(read_records(ws / "attempts.parquet", Attempt)) >= 3
 
     again = curate(

@@ -165,7 +165,7 @@ def test_exported_annotation_records_teacher_prompt_params_tokens_and_answer(
     [annotation], [attempt] = export(tmp_path)
     assert annotation.unit_id == unit.unit_id and annotation.answer == unit.code
     assert annotation.teacher_model == "test-model" and annotation.teacher_fingerprint == "fp_test_server"
-    assert annotation.prompt_version == "v1-full" == attempt.prompt_version
+    assert annotation.prompt_version == "v2-full" == attempt.prompt_version
     assert json.loads(annotation.generation_params) == {
         "temperature": 0.0,
         "top_p": 1.0,

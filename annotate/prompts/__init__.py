@@ -12,7 +12,7 @@ import functools
 import string
 from importlib import resources
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"  # v2: instructions state the operator semantics from its documentation
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from annotate.loop import RunSummary
 from annotate.reasoning import VerifyConfig
 from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
 from curate.config import load_config
+from curate.errors import UserError
 from curate.stages.annotate import run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
@@ -129,6 +130,13 @@ def annotate(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     config: ConfigOption = None,
+    task: Annotated[
+        str, typer.Option(help="kernel (reasoning for each kernel unit) or knowledge (Q&A on docs.parquet).")
+    ] = "kernel",
+    questions_per_chunk: Annotated[
+        int | None,
+        typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3)."),
+    ] = None,
 ) -> None:
     """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it."""
     cli = {
@@ -157,6 +165,11 @@ def annotate(
     }
     cfg = load_config(AnnotateConfig, "annotate", cli=cli, config_file=config).resolved()
     ws = Workspace(workspace)
+    if task not in ("kernel", "knowledge"):
+        raise UserError(f"--task must be kernel or knowledge, not {task!r}")
+    if task == "knowledge":
+        knowledge_task(ws, cfg, {"questions_per_chunk": questions_per_chunk, "limit": limit}, config)
+        return
 
     if export_only:
         counts = run_export_only(ws)
@@ -193,3 +206,13 @@ def annotate(
             else ""
         )
         print(summary_line(summary, counts, outcome.verifiers) + too_long)
+
+
+def knowledge_task(ws: Workspace, cfg: AnnotateConfig, cli: dict[str, Any], config_file: Any) -> None:
+    """`--task knowledge`: questions grounded in the documentation chunks (curate/stages/knowledge.py)."""
+    from annotate.knowledge import KnowledgeConfig
+    from curate.stages.knowledge import default_checks, run_knowledge
+
+    kcfg = load_config(KnowledgeConfig, "knowledge", cli=cli, config_file=config_file)
+    catalog, check = default_checks()
+    print(run_knowledge(ws, cfg, kcfg, catalog, check).line(str(ws.knowledge)))

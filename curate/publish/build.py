@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from annotate.statement import statement
 from curate.publish.config import BuildConfig
 from curate.publish.split import SPLITS, operator_key, split_of
 from curate.workspace import Workspace, write_text_atomic
@@ -74,6 +75,9 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
         if annotation.verdict == "accepted":
             pairs.extend(_pairs(unit, annotation, unit_attempts, split))
     summary = _summary(config, units, decisions, annotations, kept, rows, pairs, len(attempts))
+    summary["semantics_of_rows"] = dict(
+        Counter(statement(units[r.id]).semantics for r in rows if r.id in units)
+    )
     summary["oversized_units"] = len(too_long)  # kept by dedup, over max_unit_lines: not published
     return BuildResult(rows, pairs, summary)
 

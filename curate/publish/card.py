@@ -26,6 +26,7 @@ DESCRIPTIONS = {
     "messages": "system / user / assistant conversation",
     "preference": "prompt / chosen / rejected from the verification rounds (DPO)",
     "rejected": "raw rows whose reasoning the verifier rejected (not for supervised training)",
+    "knowledge": "questions on the AscendC documentation: instruction / input / output and messages",
 }
 COLUMNS = {
     "id": "stable unit id (hash of source, path and kernel name)",
@@ -52,6 +53,7 @@ class CardInputs:
     summary: Mapping[str, Any]  # the build summary
     meta: Mapping[str, Any]  # the workspace meta.json
     report_files: Sequence[str]
+    knowledge: Sequence[Any] = ()  # KnowledgeItem rows of the knowledge component (all verdicts)
 
 
 def size_category(n: int) -> str:
@@ -243,6 +245,16 @@ def _generation_section(inputs: CardInputs) -> list[str]:
         f"Tokens of the published rows: {tokens.get('prompt', 0)} prompt, {tokens.get('completion', 0)} completion.",
         "",
     ]
+    semantics = summary.get("semantics_of_rows", {})
+    if semantics:
+        total = sum(semantics.values())
+        out += [
+            f"Instructions with real semantics (what the operator computes, from its own documentation, checked "
+            f"against its OpDef): {semantics.get('documented', 0)} of {total}; without documentation: "
+            f"{semantics.get('undocumented', 0)}; documentation rejected for disagreeing with the OpDef: "
+            f"{semantics.get('rejected', 0)}.",
+            "",
+        ]
     out += ["### Verification", ""]
     out += [f"Checks that ran: {', '.join(f'`{c}`' for c in checks) or 'not recorded'}."]
     out += [
@@ -321,11 +333,37 @@ LIMITATIONS = [
 ]
 
 
+def _knowledge_section(inputs: CardInputs) -> list[str]:
+    items = inputs.knowledge
+    if not items:
+        return []
+    verdicts = Counter(i.verdict for i in items)
+    licences = Counter(i.license for i in items if i.verdict == "accepted")
+    sources = sorted({(i.source, i.origin_url or "local", i.commit or "-") for i in items})
+    out = ["## Knowledge component", ""]
+    out += [
+        "The `knowledge` config holds questions a kernel developer could ask, each with the teacher's reasoning "
+        "and answer grounded in one section of the AscendC documentation (`curate ingest-docs`, "
+        "`curate annotate --task knowledge`). An answer is kept only when every API it names is in its section "
+        "or the API catalog, every prototype and parameter it states matches the section, its quoted code passes "
+        "the surface check and it does not paste the section. Near-duplicate questions (MinHash, confirmed by "
+        "exact Jaccard) and questions matching a benchmark task description were removed.",
+        "",
+        f"Questions: {', '.join(f'{k} {v}' for k, v in sorted(verdicts.items()))}.",
+        "",
+        *_table(["documentation source", "origin", "commit"], [[s, o, f"`{c}`"] for s, o, c in sources]),
+        "",
+        *_table(["licence", "questions published"], sorted(licences.items())),
+        "",
+    ]
+    return out
+
+
 def render_card(inputs: CardInputs) -> str:
     body = (
         _intro(inputs) + _configs_section(inputs) + _provenance_section(inputs) + _generation_section(inputs)
     )
-    body += _licence_section(inputs) + _category_section(inputs)
+    body += _licence_section(inputs) + _category_section(inputs) + _knowledge_section(inputs)
     body += ["## Known limitations", "", *(f"- {item}" for item in LIMITATIONS), ""]
     body += ["## Files beside the data", "", *(f"- `{path}`" for path in inputs.report_files), ""]
     content = f"---\n{card_data(inputs).to_yaml()}\n---\n\n" + "\n".join(body)

@@ -94,6 +94,58 @@ def _preference(pair: PreferencePair) -> dict[str, Any]:
     }
 
 
+KNOWLEDGE_SYSTEM_PROMPT = (
+    "You are an expert on AscendC and the Huawei Ascend NPU programming documentation. Reason step by "
+    "step inside <think>...</think>, then answer."
+)
+KNOWLEDGE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("instruction", pa.string()),
+        ("input", pa.string()),
+        ("output", pa.string()),
+        ("messages", pa.list_(MESSAGE)),
+        ("apis", pa.list_(pa.string())),
+        ("source", pa.string()),
+        ("path", pa.string()),
+        ("commit", pa.string()),
+        ("license", pa.string()),
+    ]
+)
+
+
+def _knowledge(item: Any) -> dict[str, Any]:
+    """Alpaca columns and a messages column in one row: both trainer shapes read the same config."""
+    output = f"{THINK[0]}\n{item.reasoning.strip()}\n{THINK[1]}\n{item.answer.strip()}"
+    return {
+        "id": item.item_id,
+        "instruction": item.question,
+        "input": "",
+        "output": output,
+        "messages": [
+            {"role": "system", "content": KNOWLEDGE_SYSTEM_PROMPT},
+            {"role": "user", "content": item.question},
+            {"role": "assistant", "content": output},
+        ],
+        "apis": list(item.apis),
+        "source": item.source,
+        "path": item.path,
+        "commit": item.commit,
+        "license": item.license,
+    }
+
+
+def knowledge_tables(items: Sequence[Any]) -> dict[str, pa.Table]:
+    """The `knowledge` config: accepted knowledge items only, split by documentation page."""
+    accepted = [i for i in items if i.verdict == "accepted"]
+    tables = {}
+    for split in SPLITS:
+        chosen = sorted((i for i in accepted if i.split == split), key=lambda i: i.item_id)
+        if chosen:
+            tables[split] = pa.Table.from_pylist([_knowledge(i) for i in chosen], schema=KNOWLEDGE_SCHEMA)
+    return tables
+
+
 def _by_split(
     items: Sequence[Any], convert: Callable[[Any], dict[str, Any]], schema: pa.Schema
 ) -> dict[str, pa.Table]:

@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 
 from curate.errors import UserError
 from curate.publish import card, licenses
-from curate.publish.formats import config_tables
-from schemas import DatasetRow, PreferencePair
+from curate.publish.formats import config_tables, knowledge_tables
+from schemas import DatasetRow, KnowledgeItem, PreferencePair
 
 MANAGED_PREFIXES = ("data/", "reports/")  # stale files under these are deleted by the next push
 MANAGED_FILES = ("README.md", licenses.LICENSES_FILE)
@@ -60,10 +60,14 @@ def assemble(
     pretty_name: str,
     repo_id: str,
     shard_rows: int,
+    knowledge: Sequence[KnowledgeItem] = (),
 ) -> RepoContent:
     content = RepoContent()
     paths: dict[str, dict[str, str]] = {}
-    for config, splits in config_tables(rows, pairs, formats).items():
+    configs = config_tables(rows, pairs, formats)
+    if knowledge_tables(knowledge):
+        configs["knowledge"] = knowledge_tables(knowledge)
+    for config, splits in configs.items():
         for split, table in splits.items():
             shards = max(1, -(-table.num_rows // max(1, shard_rows)))
             for index, path in enumerate(shard_paths(config, split, shards)):
@@ -82,7 +86,7 @@ def assemble(
     for path, text in reports.items():
         content.add_text(path, text)
     inputs = card.CardInputs(
-        pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted(reports)
+        pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted(reports), list(knowledge)
     )
     content.add_text("README.md", card.render_card(inputs))
     content.add_text(licenses.LICENSES_FILE, card.render_licenses(rows))

@@ -36,6 +36,7 @@ class IngestSummary:
     partial: int = 0
     skipped: list[Skip] = field(default_factory=list)
     kind: str = "corpus"
+    documented: int = 0  # units whose operator documentation was found (function or parameters read)
 
     def report(self) -> dict[str, object]:
         return {
@@ -45,6 +46,7 @@ class IngestSummary:
             "rows": self.rows,
             "entry_files": self.entry_files,
             "partial": self.partial,
+            "documented": self.documented,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
         }
 
@@ -52,7 +54,11 @@ class IngestSummary:
         reasons = Counter(s.reason.split(" (")[0] for s in self.skipped)
         skipped = ", ".join(f"{n} {r}" for r, n in reasons.most_common())
         what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind})"
-        partial = f", {self.partial} partial parses" if self.kind == "corpus" else ""
+        partial = (
+            f", {self.partial} partial parses, {self.documented} with operator documentation"
+            if self.kind == "corpus"
+            else ""
+        )
         return (
             f"ingest {self.source}: {self.files_seen} files seen, {self.rows} {what}"
             + (f" from {self.entry_files} entry files" if self.kind == "corpus" else "")
@@ -142,8 +148,16 @@ def _ingest(
         )
     units: list[KernelUnit] = result.units
     _replace_rows(ws.units, KernelUnit, "source", name, units)
+    documented = sum(1 for u in units if u.doc is not None and (u.doc.function or u.doc.params))
     return IngestSummary(
-        name, ws.units, result.files_seen, len(units), result.entry_files, result.partial, result.skipped
+        name,
+        ws.units,
+        result.files_seen,
+        len(units),
+        result.entry_files,
+        result.partial,
+        result.skipped,
+        documented=documented,
     )
 
 
@@ -184,6 +198,7 @@ def run_ingest(
                 rows=summary.rows,
                 partial=summary.partial,
                 skipped=len(summary.skipped),
+                documented=summary.documented,
             )
         )
         report = ws.ingest_report(summary.source)

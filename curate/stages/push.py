@@ -17,7 +17,7 @@ from curate.publish.hub import HubTarget, hub_token, upload
 from curate.publish.licenses import LicenseCount, LicenseGateError, check_licenses, gate_report
 from curate.publish.repo import RepoContent, assemble, write_to_dir
 from curate.workspace import Workspace
-from schemas import DatasetRow, PreferencePair, read_records
+from schemas import DatasetRow, KnowledgeItem, PreferencePair, read_records
 from schemas.runs import PushRun
 
 
@@ -70,8 +70,10 @@ def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = Fals
         raise UserError("say where to publish: --repo-id ORG/NAME, --to-dir DIR, or both (or --dry-run)")
     with existing(ws).locked():
         rows, pairs, summary = _load_build(ws)
+        knowledge = read_records(ws.knowledge, KnowledgeItem) if ws.knowledge.exists() else []
+        published = [i.license for i in knowledge if i.verdict == "accepted"]
         try:
-            counts = check_licenses((r.license for r in rows), config.allow_license)
+            counts = check_licenses([*(r.license for r in rows), *published], config.allow_license)
         except LicenseGateError as exc:
             raise GateBlocked(
                 "the licence gate stopped the push: not every licence of the rows is allowed (listed above)",
@@ -87,9 +89,11 @@ def run_push(ws: Workspace, config: PushConfig, rerun: str, dry_run: bool = Fals
             pretty_name=config.pretty_name,
             repo_id=config.repo_id,
             shard_rows=config.shard_rows,
+            knowledge=knowledge,
         )
         token = hub_token() if config.repo_id else os.environ.get("HF_TOKEN")
         provenance = {r.commit for r in rows} | {r.id for r in rows} | {p.id for p in pairs}
+        provenance |= {i.item_id for i in knowledge} | {i.commit for i in knowledge}
         provenance |= {str(s.get("commit", "")) for s in summary.get("sources", {}).values()}
         findings = secret_scan.scan(
             content.tables, content.texts, [token or ""], config.ignore_finding, provenance

@@ -1,0 +1,126 @@
+"""Verification of knowledge answers against the one documentation chunk they are grounded in.
+
+Named checks (an `error` rejects the item):
+- `knowledge.api_exists`: every API the answer names (a CamelCase or `asc_` name called or in
+  backticks) is defined by the chunk, appears in its text, or is in the API catalog;
+- `knowledge.prototype`: every prototype the answer states for an API of the chunk equals one of
+  the chunk's prototypes (whitespace folded);
+- `knowledge.parameter`: every parameter the answer names (`x` in backticks followed by the word
+  parameter, or `name:` in a parameter list) is a parameter of the chunk;
+- `surface`: code blocks quoted in the answer type-check against the AscendC surface;
+- `knowledge.paste`: the answer is not the chunk pasted (share of its word 8-grams found
+  verbatim in the chunk at most `paste_ratio`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from schemas import Diagnostic, DocChunk
+
+_CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+_BACKTICK = re.compile(r"`([^`\n]+)`")
+_API_CALL = re.compile(r"\b((?:[A-Z][a-z0-9]+){1,}[A-Za-z0-9]*|asc_[a-z0-9_]+)\s*(?:<[^<>()]*>)?\s*\(")
+_PARAM_MENTION = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`\s+(?:parameter|argument)", re.IGNORECASE)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+BlockCheck = Callable[[str, str], list[Diagnostic]]
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("( ", "(").replace(" )", ")")).strip().rstrip(";")
+
+
+def named_apis(answer: str) -> set[str]:
+    names = {m.group(1) for m in _API_CALL.finditer(answer)}
+    for m in _BACKTICK.finditer(answer):
+        token = m.group(1).strip().rstrip("()")
+        if re.fullmatch(r"(?:[A-Z][a-z0-9]+){2,}[A-Za-z0-9]*|asc_[a-z0-9_]+", token):
+            names.add(token)
+    return names
+
+
+def stated_prototypes(answer: str, apis: Iterable[str]) -> list[str]:
+    """Lines of code in the answer that declare one of the chunk's APIs (a return type before it)."""
+    found = []
+    wanted = set(apis)
+    for block in _CODE_BLOCK.findall(answer) + [m.group(1) for m in _BACKTICK.finditer(answer)]:
+        for line in block.splitlines():
+            m = re.search(
+                r"(?:inline|void|int\w*|uint\w*|bool|auto|float|half|T)\s+\**([A-Za-z_]\w*)\s*\(", line
+            )
+            if m and m.group(1) in wanted:
+                found.append(line.strip())
+    return found
+
+
+def pasted_share(answer: str, text: str, n: int = 8) -> float:
+    words = re.findall(r"\w+", answer.lower())
+    if len(words) < n:
+        return 0.0
+    source = " ".join(re.findall(r"\w+", text.lower()))
+    grams = [" ".join(words[i : i + n]) for i in range(len(words) - n + 1)]
+    return sum(1 for g in grams if g in source) / len(grams)
+
+
+def verify_answer(
+    chunk: DocChunk,
+    question: str,
+    answer: str,
+    catalog_names: set[str],
+    check_block: BlockCheck | None = None,
+    paste_ratio: float = 0.6,
+) -> list[Diagnostic]:
+    del question
+    out: list[Diagnostic] = []
+    for name in sorted(named_apis(answer)):
+        base = name.split("::")[-1]
+        if base in chunk.apis or base in catalog_names or re.search(rf"\b{re.escape(base)}\b", chunk.text):
+            continue
+        out.append(
+            Diagnostic(
+                "knowledge.api_exists", "error", f"{name} is neither in the section nor in the API catalog"
+            )
+        )
+    prototypes = {_fold(p) for block in chunk.prototypes for p in block.splitlines() if p.strip()}
+    folded_text = _fold(chunk.text)
+    for line in stated_prototypes(answer, chunk.apis):
+        if _fold(line) not in prototypes and _fold(line) not in folded_text:
+            out.append(
+                Diagnostic("knowledge.prototype", "error", f"prototype not in the section: {line[:160]}")
+            )
+    params = {p.name for p in chunk.params}
+    if params:
+        for m in _PARAM_MENTION.finditer(answer):
+            if m.group(1) not in params and not re.search(rf"\b{re.escape(m.group(1))}\b", chunk.text):
+                out.append(
+                    Diagnostic(
+                        "knowledge.parameter", "error", f"parameter {m.group(1)} is not one of the section's"
+                    )
+                )
+    if check_block is not None:
+        for i, block in enumerate(_CODE_BLOCK.findall(answer)):
+            if _API_CALL.search(block):
+                out += check_block(block, f"answer_block_{i + 1}.cpp")
+    share = pasted_share(answer, chunk.text)
+    if share > paste_ratio:
+        out.append(
+            Diagnostic(
+                "knowledge.paste",
+                "error",
+                f"{share:.0%} of the answer's 8-word runs are pasted from the section",
+            )
+        )
+    return out
+
+
+def surface_block_check() -> BlockCheck:
+    """The surface verifier's block check (libclang against the AscendC surface headers)."""
+    from annotate.reasoning.verifiers import SurfaceVerifier
+
+    verifier = SurfaceVerifier()
+
+    def check(block: str, name: str) -> list[Diagnostic]:
+        return verifier.check_block(block, name)[0]
+
+    return check

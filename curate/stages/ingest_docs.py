@@ -1,0 +1,70 @@
+"""The ingest-docs stage: a documentation tree -> `docs.parquet` (one row per section chunk),
+replacing that source's rows, with the run recorded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from curate.errors import UserError
+from curate.sources import clone, default_name, local_directory, looks_like_git_url
+from curate.workspace import Workspace
+from parsers.doctree import walk_doc_tree
+from parsers.provenance import provenance
+from schemas import DocChunk, read_records, write_records
+from schemas.runs import IngestDocsRun
+
+
+@dataclass(slots=True)
+class IngestDocsSummary:
+    source: str
+    table: Path
+    pages: int
+    chunks: int
+    skipped: int
+    with_apis: int
+    with_prototypes: int
+
+    def line(self) -> str:
+        return (
+            f"ingest-docs {self.source}: {self.pages} pages, {self.chunks} chunks ({self.with_apis} define "
+            f"APIs, {self.with_prototypes} with prototypes), {self.skipped} skipped -> {self.table}"
+        )
+
+
+def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> IngestDocsSummary:
+    name = name or default_name(source)
+    with ws.locked():
+        if looks_like_git_url(source) and not Path(source).is_dir():
+            root = clone(source, ws.cache, name)
+        else:
+            root = local_directory(source)
+        prov = provenance(root)
+        chunks, pages, skipped = walk_doc_tree(root, name, prov.repo_root if prov.commit else root)
+        if not chunks:
+            raise UserError(
+                f"no markdown documentation in {source} ({pages} pages read); nothing was written"
+            )
+        for chunk in chunks:
+            chunk.origin_url, chunk.commit = prov.origin_url, prov.commit
+        kept = [c for c in read_records(ws.docs, DocChunk) if c.source != name] if ws.docs.exists() else []
+        rows = sorted(kept + chunks, key=lambda c: (c.source, c.path, c.title_path))
+        write_records(ws.docs, DocChunk, rows)
+        ws.record_run(
+            IngestDocsRun(
+                config={"source": source, "name": name},
+                source=name,
+                pages=pages,
+                chunks=len(chunks),
+                skipped=skipped,
+            )
+        )
+    return IngestDocsSummary(
+        name,
+        ws.docs,
+        pages,
+        len(chunks),
+        skipped,
+        sum(1 for c in chunks if c.apis),
+        sum(1 for c in chunks if c.prototypes),
+    )
