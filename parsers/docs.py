@@ -411,10 +411,29 @@ def _bullets(body: str) -> list[str]:
     return items
 
 
+_CONTINUATION = re.compile(r"\n[ \t]+(?![-*+][ \t]|\d+[.)、][ \t]|\$\$)(\S[^\n]*)")
+
+
+def _labelled_function(text: str) -> str:
+    """The text after a `Function:` label, with the indented lines that continue its list item."""
+    m = _FUNCTION_LABEL.search(text)
+    if not m:
+        return ""
+    parts, end = [m.group(1)], m.end()
+    while (more := _CONTINUATION.match(text, end)) is not None:
+        parts.append(more.group(1))
+        end = more.end()
+    # Chinese text wraps without a space between the lines; other text wraps at a space.
+    joined = parts[0]
+    for part in parts[1:]:
+        joined += ("" if "\u4e00" <= joined[-1:] <= "\u9fff" else " ") + part
+    return plain(joined)
+
+
 def _function_of(text: str, secs: list[Section]) -> str:
-    m = _FUNCTION_LABEL.search(_FENCE.sub("", text))
-    if m and plain(m.group(1)):
-        return plain(m.group(1))
+    labelled = _labelled_function(_FENCE.sub("", text))
+    if labelled:
+        return labelled
     for sec in secs:
         if _heads(sec, _FUNCTION_HEADS):
             items = [b for b in _bullets(sec.body) if not re.match(r"^(计算公式|formula)", b, re.IGNORECASE)]

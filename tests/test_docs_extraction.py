@@ -219,3 +219,12 @@ def test_english_document_is_stated_without_quoting() -> None:
     stated = statement(unit)
     assert stated.semantics == "documented" and not stated.quoted
     assert "What to compute: Replaces every element of x below min_value by min_value." in stated.lines
+
+
+def test_a_function_label_keeps_the_lines_that_continue_its_list_item() -> None:
+    english = "# Op\n\n## Function\n\n- Function: multiplies two matrices,\n  one block per core.\n- Formula:\n\n  $$ C = A B $$\n"
+    assert (
+        parse_operator_doc(english, "op/README.md").function == "multiplies two matrices, one block per core."
+    )
+    chinese = "# Op\n\n- 算子功能：计算\n  两个张量之和。\n- 计算公式：\n\n  $$ y = a + b $$\n"
+    assert parse_operator_doc(chinese, "op/README.md").function == "计算两个张量之和。"
