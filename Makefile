@@ -29,6 +29,7 @@ demo: install
 	$(BIN)/curate ingest-docs examples/docs --workspace $(WS) --name example-docs
 	$(BIN)/curate dedup --workspace $(WS) --abstract-identifiers
 	$(BIN)/curate annotate --workspace $(WS) --teacher local --limit $(DEMO_UNITS)
+	$(BIN)/curate annotate --workspace $(WS) --task knowledge --teacher local --limit 1
 	$(BIN)/curate verify --workspace $(WS)
 	$(BIN)/curate build --workspace $(WS) --include-rejected
 	$(BIN)/curate push --workspace $(WS) --to-dir $(DATASET) \

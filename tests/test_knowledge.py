@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from annotate.knowledge import KnowledgeConfig, KnowledgeParseError, parse, prompt
-from annotate.reasoning.knowledge import verify_answer
+from annotate.reasoning.knowledge import substance_checks, verify_answer
 from curate.workspace import Workspace
 from parsers.doctree import chunk_page
 from schemas import BenchmarkItem, Diagnostic, KnowledgeItem, write_records
@@ -72,7 +72,18 @@ def test_prompt_keeps_the_chunk_as_data_and_asks_for_the_count() -> None:
 
 def test_parse_reads_items_and_rejects_other_shapes() -> None:
     items = parse(
-        json.dumps({"items": [{"question": "q", "reasoning": "r", "answer": "a"}, {"question": ""}]})
+        json.dumps(
+            {
+                "items": [
+                    {
+                        "question": "q",
+                        "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
+                        "answer": "a",
+                    },
+                    {"question": ""},
+                ]
+            }
+        )
     )
     assert [(i.question, i.answer) for i in items] == [("q", "a")]
     with pytest.raises(KnowledgeParseError):
@@ -120,6 +131,19 @@ def test_verify_accepts_a_grounded_answer_and_names_each_failure() -> None:
     assert checks(verify_answer(chunk, "q", bad_code, set(), check)) == ["surface"] and blocks
 
 
+def test_items_without_substance_or_off_topic_are_rejected() -> None:
+    chunk = _chunk()
+    reasoning = "The prototype lists the destination, the source, the scalar and the element count."
+    assert substance_checks(chunk, "Which arguments does Adds take?", reasoning, GOOD) == []
+    placeholder = substance_checks(chunk, "...", "...", "...")
+    assert checks(placeholder) == ["knowledge.on_topic", "knowledge.substance"] and len(placeholder) == 4
+    off_topic = "How many cores does the chip have in total?"
+    elsewhere = "The hardware guide lists twenty four cores on each device of this series."
+    assert checks(substance_checks(chunk, off_topic, elsewhere, "Twenty four cores in all.")) == [
+        "knowledge.on_topic"
+    ]
+
+
 def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     (docs / "api").mkdir(parents=True)
@@ -149,22 +173,22 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
         "items": [
             {
                 "question": "Which arguments does Adds take, and in which order?",
-                "reasoning": "The prototype lists them.",
+                "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
                 "answer": GOOD,
             },
             {
                 "question": "which arguments does Adds take and in which order",
-                "reasoning": "Same.",
+                "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
                 "answer": GOOD,
             },
             {
                 "question": "How do I add a scalar to every element of a tensor with Adds?",
-                "reasoning": "r",
+                "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
                 "answer": GOOD,
             },
             {
                 "question": "Which helper finishes an Adds call?",
-                "reasoning": "r",
+                "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
                 "answer": "Call `AddsFinish()`.",
             },
         ]

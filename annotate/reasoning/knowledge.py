@@ -124,3 +124,38 @@ def surface_block_check() -> BlockCheck:
         return verifier.check_block(block, name)[0]
 
     return check
+
+
+# A question, a reasoning and an answer need some substance before grounding means anything: a
+# teacher that answers "..." to everything names no API, states no prototype and pastes nothing.
+_WORD = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
+MIN_WORDS = {"question": 4, "reasoning": 8, "answer": 4}
+
+
+def substance_checks(chunk: DocChunk, question: str, reasoning: str, answer: str) -> list[Diagnostic]:
+    """Each part has at least a few words, and the item is about its section: it names one of the
+    APIs the section defines (when it defines any) or a word of the section's title."""
+    out: list[Diagnostic] = []
+    parts = {"question": question, "reasoning": reasoning, "answer": answer}
+    for part, text in parts.items():
+        found = len(_WORD.findall(text))
+        if found < MIN_WORDS[part]:
+            out.append(
+                Diagnostic(
+                    "knowledge.substance",
+                    "error",
+                    f"the {part} has {found} words (at least {MIN_WORDS[part]})",
+                )
+            )
+    everything = " ".join(parts.values()).lower()
+    anchors = {a.split("::")[-1].lower() for a in chunk.apis}
+    anchors |= {w.lower() for title in chunk.title_path for w in re.findall(r"[A-Za-z]{4,}", title)}
+    if anchors and not any(re.search(rf"\b{re.escape(a)}\b", everything) for a in anchors):
+        out.append(
+            Diagnostic(
+                "knowledge.on_topic",
+                "error",
+                "the item names none of the section's APIs or title words: " + ", ".join(sorted(anchors)[:6]),
+            )
+        )
+    return out
