@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from dedup import accel
 from dedup.normalize import code_tokens
 
 try:
@@ -25,7 +24,6 @@ try:
 except ImportError:  # pragma: no cover - exercised on installs without numba
     numba = None  # type: ignore[assignment]
 
-AVAILABLE = accel.AVAILABLE
 
 if numba is not None:
 

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from dedup import accel, lex
+from dedup import accel
 from dedup.lex import lex_batch
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
@@ -147,8 +147,7 @@ def _hash_joined(
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        starts, lengths, shingles = accel.shingle_ranges(buf, counts[present], ngram)
-        h32, fps = accel.sha1_hash_ranges(buf, starts, lengths)
+        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
             segments = np.zeros(len(shingles) + 1, dtype=np.int64)
@@ -218,7 +217,7 @@ def build_shingle_sets(
     the GIL, so one batch's hashing overlaps the next batch's tokenising)."""
 
     def work(batch: list[str]) -> _Batch:
-        if lex.AVAILABLE and not abstract:
+        if accel.AVAILABLE and not abstract:
             return _hash_texts(batch, ngram)
         return _hash_batch([code_tokens(code, abstract) for code in batch], ngram)
 
@@ -248,7 +247,7 @@ def sets_from_texts(
     codes: Iterable[str], ngram: int = 5, workers: int | None = None, distinct: bool = True
 ) -> ShingleSets:
     """Like build_shingle_sets (no identifier abstraction), with the choice of `distinct`."""
-    if not lex.AVAILABLE:
+    if not accel.AVAILABLE:
         return sets_from_tokens((code_tokens(c) for c in codes), ngram, workers, distinct)
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
         return _assemble(list(pool.map(lambda batch: _hash_texts(batch, ngram, distinct), _batched(codes))))
