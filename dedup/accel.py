@@ -271,6 +271,7 @@ def sort_unique_segments(
 _FNV_OFFSET, _FNV_PRIME = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
 _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S33, _S27u, _S31u = np.uint64(33), np.uint64(27), np.uint64(31)
+_ODD = np.random.RandomState(14).randint(1, 1 << 62, 64, dtype=np.uint64) | np.uint64(1)
 
 if numba is not None:
 
@@ -354,8 +355,9 @@ if numba is not None:
             kept = 0
             for f in range(shingles):
                 h = np.uint64(span)
-                for k in range(span):
-                    h = _mix(h ^ np.uint64(tid[f + k]))
+                for k in range(span):  # independent multiplies, one mix: cheap and well spread
+                    h += np.uint64(tid[f + k] + 1) * _ODD[k]
+                h = _mix(h)
                 slot = h & mask
                 while True:
                     other = s_first[slot]
