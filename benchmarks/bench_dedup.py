@@ -337,9 +337,13 @@ def _real_codes(source: str) -> list[str]:
     if (path / "units.parquet").exists():
         import pyarrow.parquet as pq
 
-        return [c for c in pq.read_table(path / "units.parquet", columns=["code"]).column("code").to_pylist() if c]
+        return [
+            c for c in pq.read_table(path / "units.parquet", columns=["code"]).column("code").to_pylist() if c
+        ]
     exts = (".cpp", ".h", ".hpp", ".asc", ".cc")
-    return [p.read_text(encoding="utf-8", errors="replace") for p in sorted(path.rglob("*")) if p.suffix in exts]
+    return [
+        p.read_text(encoding="utf-8", errors="replace") for p in sorted(path.rglob("*")) if p.suffix in exts
+    ]
 
 
 def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) -> None:
@@ -370,7 +374,9 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     ours = best(lambda: minhash_texts(codes, 5, num_perm, workers=1))
     parts = {
         "lex (comments masked, tokens)": best(lambda: lex_batch(codes)),
-        "lex + intern + SHA-1 of distinct shingles": best(lambda: sets_from_texts(codes, 5, 1, distinct=False)),
+        "lex + intern + SHA-1 of distinct shingles": best(
+            lambda: sets_from_texts(codes, 5, 1, distinct=False)
+        ),
     }
     sets = sets_from_texts(codes, 5, 1, distinct=False)
     parts["permutations and minima"] = best(lambda: signatures(sets, num_perm, workers=1))
@@ -404,7 +410,9 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     rows.append((f"datasketch update_batch, bytes prebuilt ({len(subset)} units, scaled)", ds))
     print(f"numba: {accel.AVAILABLE}; num_perm {num_perm}; best of {repeat}; one thread each")
     for name, seconds in rows:
-        print(f"  {name:<62} {seconds:7.3f} s  {n / seconds:9,.0f} units/s  ours {seconds / ours:5.2f}x as fast")
+        print(
+            f"  {name:<62} {seconds:7.3f} s  {n / seconds:9,.0f} units/s  ours {seconds / ours:5.2f}x as fast"
+        )
     print("  parts of ours:")
     for name, seconds in parts.items():
         print(f"    {name:<60} {seconds:7.3f} s")
@@ -419,7 +427,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--num-perm", type=int, default=128)
     parser.add_argument("--skip-dedup", action="store_true", help="skip the whole-run measurement")
-    parser.add_argument("--real", metavar="DIR", help="a workspace or code directory: per-core ratios on real units")
+    parser.add_argument(
+        "--real", metavar="DIR", help="a workspace or code directory: per-core ratios on real units"
+    )
     args = parser.parse_args()
     if args.real:
         bench_real(args.real, args.repeat, args.num_perm, min(args.compare, 200))

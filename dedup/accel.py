@@ -383,7 +383,9 @@ if numba is not None:
         return distinct
 
 
-def hash_interned(buf: np.ndarray, counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def hash_interned(
+    buf: np.ndarray, counts: np.ndarray, ngram: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence), from the same input as shingle_ranges. Real code repeats
     many of its shingles, so hashing each distinct one once is the cheaper half of the work,

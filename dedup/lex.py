@@ -112,7 +112,9 @@ if numba is not None:
             return 2
         if (c == 38 and n1 == 38) or (c == 124 and n1 == 124):  # && ||
             return 2
-        if n1 == 61 and (c == 45 or c == 43 or c == 42 or c == 47 or c == 37 or c == 38 or c == 124 or c == 94):
+        if n1 == 61 and (
+            c == 45 or c == 43 or c == 42 or c == 47 or c == 37 or c == 38 or c == 124 or c == 94
+        ):
             return 2
         if c == 35 and n1 == 35:  # ##
             return 2
@@ -153,8 +155,10 @@ if numba is not None:
                     j = i + 2 if c == 46 else i + 1
                     while j < e:
                         x = m[j]
-                        if (x == 101 or x == 69 or x == 112 or x == 80) and j + 1 < e and (
-                            m[j + 1] == 43 or m[j + 1] == 45
+                        if (
+                            (x == 101 or x == 69 or x == 112 or x == 80)
+                            and j + 1 < e
+                            and (m[j + 1] == 43 or m[j + 1] == 45)
                         ):
                             j += 2
                         elif _is_word(x) or x == 46 or x == 39:
