@@ -131,7 +131,7 @@ def _hash_texts(codes: Sequence[str], ngram: int, distinct: bool = True) -> _Bat
     """Like _hash_batch, from source text through the compiled lexer (dedup.lex)."""
     joined, spans, counts = lex_batch(list(codes))
     text_hashes = (
-        [hashlib.sha1(joined[a:b]).hexdigest() if b > a else "" for a, b in spans.tolist()]
+        [hashlib.sha1(joined[a:b].tobytes()).hexdigest() if b > a else "" for a, b in spans.tolist()]
         if distinct
         else [""] * len(counts)
     )
