@@ -32,7 +32,7 @@ def both(train: Side, test: Side, tmp_path: Path, shard_rows: int) -> tuple[dict
     return reports["local"], reports["ray"]
 
 
-def test_ray_equals_local_on_text_blocks(ray_runtime, alpaca, tmp_path: Path) -> None:
+def test_ray_equals_local_on_text_blocks(ray_runtime, alpaca, tmp_path: Path) -> None:  # noqa: F811
     path, planted = alpaca
     local, on_ray = both(
         Side(str(path), "output", None, "auto"), Side(str(EXAMPLES / "benchmark")), tmp_path, shard_rows=3
