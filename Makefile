@@ -18,7 +18,7 @@ install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[local]'
 
 install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,local]'
+	$(BIN)/pip install --quiet -e '.[dev,local,ray]'
 
 # The whole main job on the bundled examples, with the local teacher: no key, no network.
 demo: install

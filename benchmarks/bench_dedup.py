@@ -3,6 +3,13 @@
     python benchmarks/bench_dedup.py                 # 100k units, 3 repeats
     python benchmarks/bench_dedup.py -n 200000 --repeat 1 --compare 5000
     python benchmarks/bench_dedup.py -n 20000 --skip-dedup    # the MinHash ratio only, quickly
+    python benchmarks/bench_dedup.py --real WORKSPACE_OR_DIR   # per core, on real units, vs rensa too
+
+--real reads the units of a curate workspace (units.parquet) or the code files of a directory
+and measures, on one core and side by side in one run (best of --repeat), source text to
+datasketch-equal signatures (dedup.minhash.minhash_texts, one worker) and its parts, against
+rensa (`pip install rensa`; given its shingle strings prebuilt, and from the same source text)
+and datasketch (given its shingle bytes prebuilt).
 
 Generates N synthetic AscendC kernel variants (elementwise kernels with random operators,
 types, tile sizes and identifier names; about 5% exact copies and 10% lightly edited copies of
@@ -323,6 +330,94 @@ def bench_run_dedup(n: int, repeat: int) -> dict[str, object]:
     }
 
 
+def _real_codes(source: str) -> list[str]:
+    from pathlib import Path
+
+    path = Path(source)
+    if (path / "units.parquet").exists():
+        import pyarrow.parquet as pq
+
+        return [
+            c for c in pq.read_table(path / "units.parquet", columns=["code"]).column("code").to_pylist() if c
+        ]
+    exts = (".cpp", ".h", ".hpp", ".asc", ".cc")
+    return [
+        p.read_text(encoding="utf-8", errors="replace") for p in sorted(path.rglob("*")) if p.suffix in exts
+    ]
+
+
+def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) -> None:
+    """Per core (one thread everywhere), source text to signatures on real units."""
+    from datasketch import MinHash
+
+    from dedup import accel
+    from dedup.lex import lex_batch
+    from dedup.minhash import minhash_texts, signatures
+    from dedup.normalize import code_tokens
+    from dedup.shingles import sets_from_texts, shingle_strings
+
+    codes = _real_codes(source)
+    tokens = [code_tokens(c) for c in codes]
+    shingles = [list(shingle_strings(t, 5)) for t in tokens]
+    counts = sorted(len(s) for s in shingles)
+    n = len(codes)
+    print(
+        f"{n} real units from {source}: distinct 5-gram shingles per unit mean {statistics.mean(counts):,.0f}, "
+        f"median {statistics.median(counts):,.0f}, max {counts[-1]:,}; tokens per unit mean "
+        f"{statistics.mean(len(t) for t in tokens):,.0f}; {sum(map(len, codes)) / 1e6:.1f} M characters"
+    )
+    minhash_texts(codes[:20], workers=1)  # compile / warm up
+
+    def best(fn: Callable[[], object]) -> float:
+        return min(_timed(fn)[0] for _ in range(repeat))
+
+    ours = best(lambda: minhash_texts(codes, 5, num_perm, workers=1))
+    parts = {
+        "lex (comments masked, tokens)": best(lambda: lex_batch(codes)),
+        "lex + intern + SHA-1 of distinct shingles": best(
+            lambda: sets_from_texts(codes, 5, 1, distinct=False)
+        ),
+    }
+    sets = sets_from_texts(codes, 5, 1, distinct=False)
+    parts["permutations and minima"] = best(lambda: signatures(sets, num_perm, workers=1))
+    rows = [("ours: source text -> signatures (1 worker)", ours)]
+    try:
+        from rensa import RMinHash
+
+        def rensa_prebuilt() -> None:
+            for doc in shingles:
+                m = RMinHash(num_perm=num_perm, seed=1)
+                m.update(doc)
+                m.digest()
+
+        def rensa_from_text() -> None:
+            for code in codes:
+                m = RMinHash(num_perm=num_perm, seed=1)
+                m.update(list(shingle_strings(code_tokens(code), 5)))
+                m.digest()
+
+        rows.append(("rensa, shingle strings prebuilt (not timed)", best(rensa_prebuilt)))
+        rows.append(("rensa, from source text (code_tokens + shingles)", best(rensa_from_text)))
+    except ImportError:
+        print("rensa is not installed (pip install rensa): skipped")
+    subset = [[s.encode() for s in doc] for doc in shingles[:datasketch_docs]]
+
+    def datasketch() -> None:
+        for doc in subset:
+            MinHash(num_perm=num_perm).update_batch(doc)
+
+    ds = _timed(datasketch)[0] * n / len(subset)  # once; scaled to all units
+    rows.append((f"datasketch update_batch, bytes prebuilt ({len(subset)} units, scaled)", ds))
+    print(f"numba: {accel.AVAILABLE}; num_perm {num_perm}; best of {repeat}; one thread each")
+    for name, seconds in rows:
+        print(
+            f"  {name:<62} {seconds:7.3f} s  {n / seconds:9,.0f} units/s  ours {seconds / ours:5.2f}x as fast"
+        )
+    print("  parts of ours:")
+    for name, seconds in parts.items():
+        print(f"    {name:<60} {seconds:7.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -332,7 +427,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--num-perm", type=int, default=128)
     parser.add_argument("--skip-dedup", action="store_true", help="skip the whole-run measurement")
+    parser.add_argument(
+        "--real", metavar="DIR", help="a workspace or code directory: per-core ratios on real units"
+    )
     args = parser.parse_args()
+    if args.real:
+        bench_real(args.real, args.repeat, args.num_perm, min(args.compare, 200))
+        return
 
     codes = synthetic_corpus(args.n)
     print(

@@ -17,15 +17,21 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from curate.errors import UserError
 from curate.workspace import Workspace
+from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
+from schemas.arrow import arrow_schema, from_rows
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
 CLONE_TIMEOUT_S = 900
@@ -189,16 +195,36 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+BLOCK_MARK = "#block"
+
+
+def block_path(row_id: str, block: int) -> str:
+    """Where a code block extracted from a text field comes from: its row id and block index."""
+    return f"{row_id}{BLOCK_MARK}{block}"
+
+
+def split_block_path(path: str) -> tuple[str, int] | None:
+    """(row id, block index) of a block path, None for other paths."""
+    row, mark, block = path.rpartition(BLOCK_MARK)
+    return (row, int(block)) if mark and block.isdigit() else None
+
+
+def _codes(value: Any, code_from: str | None) -> list[str]:
+    """The code a cell holds: the cell itself, or the blocks `code_from` extracts from its text."""
+    text = _text(value)
+    return [text] if code_from is None else extract_blocks(text, code_from)
+
+
 def benchmark_from_table(
-    source: str, *, name: str, code_column: str, id_column: str | None
+    source: str, *, name: str, code_column: str, id_column: str | None, code_from: str | None = None
 ) -> list[BenchmarkItem]:
-    """Benchmark items from a table: rows sharing an id become one item with several answers."""
+    """Benchmark items from a table: rows sharing an id become one item with several answers
+    (with `code_from`, every code block of the text column is an answer of its row's item)."""
     rows = read_rows(source)
     _column(rows, code_column, source, "--code-column with the column that holds the kernel code")
     ids = _row_ids(rows, id_column, source)
     items: dict[str, BenchmarkItem] = {}
     for row, row_id in zip(rows, ids, strict=True):
-        code = _text(row.get(code_column))
         item = items.get(row_id)
         if item is None:
             task = row_id if id_column else _text(row.get("task_name")) or row_id
@@ -214,9 +240,14 @@ def benchmark_from_table(
                 description=_text(row.get("description")),
             )
             items[row_id] = item
-        if code.strip():
+        for block, code in enumerate(_codes(row.get(code_column), code_from)):
+            if not code.strip():
+                continue
             item.answers.append(code)
-            item.answer_paths.append(f"{row_id}#{len(item.answers)}" if len(item.answers) > 1 else row_id)
+            if code_from is not None:
+                item.answer_paths.append(block_path(row_id, block))
+            else:
+                item.answer_paths.append(f"{row_id}#{len(item.answers)}" if len(item.answers) > 1 else row_id)
     result = list(items.values())
     if not any(item.answers for item in result):
         raise ValueError(
@@ -225,17 +256,37 @@ def benchmark_from_table(
     return result
 
 
-def units_from_table(source: str, *, name: str, code_column: str, id_column: str | None) -> list[KernelUnit]:
-    """Corpus units from a table: one unit per row with code."""
+def units_from_table(
+    source: str, *, name: str, code_column: str, id_column: str | None, code_from: str | None = None
+) -> list[KernelUnit]:
+    """Corpus units from a table: one unit per row, or with `code_from` one per code block of
+    the text column (its path: row id and block index, see `block_path`)."""
     rows = read_rows(source)
     _column(rows, code_column, source, "--code-column with the column that holds the code")
-    ids = _row_ids(rows, id_column, source)
+    return table_units(rows, _row_ids(rows, id_column, source), name, code_column, code_from, set(), 0)
+
+
+def table_units(
+    rows: list[dict[str, Any]],
+    ids: list[str],
+    name: str,
+    code_column: str,
+    code_from: str | None,
+    seen: set[str],
+    first_index: int,
+) -> list[KernelUnit]:
+    """Units of some rows of a table (`first_index`: the table position of the first; `seen`:
+    row ids met so far, updated, so that a repeated id gets its position appended)."""
     units = []
-    seen: set[str] = set()
-    for index, (row, row_id) in enumerate(zip(rows, ids, strict=True)):
+    for index, (row, row_id) in enumerate(zip(rows, ids, strict=True), start=first_index):
         key = row_id if row_id not in seen else f"{row_id}#{index}"
         seen.add(key)
-        units.append(_unit(name, key, _text(row.get(code_column)), _text(row.get("op_name"))))
+        op_name = _text(row.get("op_name"))
+        if code_from is None:
+            units.append(_unit(name, key, _text(row.get(code_column)), op_name))
+            continue
+        for block, code in enumerate(_codes(row.get(code_column), code_from)):
+            units.append(_unit(name, block_path(key, block), code, op_name))
     return units
 
 
@@ -317,7 +368,9 @@ def _plain_directory(path: Path) -> bool:
     return not any(p.suffix.lower() in DATA_EXTENSIONS for p in path.rglob("*") if p.is_file())
 
 
-def load_corpus(source: str, *, code_column: str = "code", id_column: str | None = None) -> list[KernelUnit]:
+def load_corpus(
+    source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
+) -> list[KernelUnit]:
     """The training side of an audit."""
     path, name = Path(source), _name(source)
     if path.is_dir() and _is_workspace(path):
@@ -330,11 +383,13 @@ def load_corpus(source: str, *, code_column: str = "code", id_column: str | None
         if not units:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
         return units
-    return units_from_table(source, name=name, code_column=code_column, id_column=id_column)
+    return units_from_table(
+        source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
+    )
 
 
 def load_benchmark(
-    source: str, *, code_column: str = "code", id_column: str | None = None
+    source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
 ) -> list[BenchmarkItem]:
     """The test side of an audit."""
     path, name = Path(source), _name(source)
@@ -348,7 +403,9 @@ def load_benchmark(
         if not items:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
         return items
-    return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)
+    return benchmark_from_table(
+        source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
+    )
 
 
 def benchmark_directory(root: Path, name: str) -> list[BenchmarkItem]:
@@ -363,3 +420,217 @@ def _name(source: str) -> str:
     if path.exists():
         return path.resolve().name.removesuffix(path.suffix) or "source"
     return source
+
+
+# -- Streaming: the training side in shards of bounded size ------------------------------------
+
+SHARD_ROWS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Where one shard of a training source is; small and picklable, so that any engine can
+    read it where it runs (`read_shard`). `first` is the table position of its first row."""
+
+    kind: str  # parquet | jsonl | files | units
+    path: str
+    name: str
+    first: int = 0
+    row_group: int = 0
+    start: int = 0  # jsonl: byte range
+    end: int = 0
+    files: tuple[str, ...] = ()
+
+
+def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None:
+    """The shards of a training source read from files, or None for a Hugging Face id (streamed
+    by `iter_corpus`). Scanning a jsonl file for line offsets reads it once, in bounded memory."""
+    import pyarrow.parquet as pq
+
+    path, name = Path(source), _name(source)
+    if path.is_dir() and _is_workspace(path):
+        ws = Workspace(path)
+        target = ws.units if ws.units.exists() else None
+        if target is None:
+            return [Shard("units", str(path), name)]  # a benchmark workspace: small, read whole
+        groups = pq.ParquetFile(target).num_row_groups
+        return [Shard("units", str(target), name, row_group=g) for g in range(groups)]
+    if path.is_dir() and _plain_directory(path):
+        files = [str(p) for p in code_files(path)]
+        if not files:
+            raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
+        return [
+            Shard("files", str(path), name, first=i, files=tuple(files[i : i + shard_rows]))
+            for i in range(0, len(files), shard_rows)
+        ]
+    if path.is_file() and path.suffix.lower() == ".parquet":
+        try:
+            meta = pq.ParquetFile(path).metadata
+        except Exception as exc:
+            raise ValueError(f"{path}: not a readable parquet file ({exc})") from None
+        firsts = [0]
+        for g in range(meta.num_row_groups):
+            firsts.append(firsts[-1] + meta.row_group(g).num_rows)
+        return [
+            Shard("parquet", str(path), name, first=firsts[g], row_group=g)
+            for g in range(meta.num_row_groups)
+        ]
+    if path.is_file() and path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        shards, rows, start, at = [], 0, 0, 0
+        first = 0
+        with path.open("rb") as handle:
+            for line in handle:
+                at += len(line)
+                if line.strip():
+                    rows += 1
+                    if rows - first == shard_rows:
+                        shards.append(Shard("jsonl", str(path), name, first=first, start=start, end=at))
+                        first, start = rows, at
+        if at > start:
+            shards.append(Shard("jsonl", str(path), name, first=first, start=start, end=at))
+        return shards
+    if path.is_dir() or _HUB_ID.match(source):
+        return None
+    raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
+
+
+def _jsonl_rows(shard: Shard) -> list[dict[str, Any]]:
+    rows = []
+    with open(shard.path, "rb") as handle:
+        handle.seek(shard.start)
+        data = handle.read(shard.end - shard.start)
+    for line in data.decode("utf-8").split("\n"):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"{shard.path}: not valid JSON ({exc.msg}); expected one object per line"
+            ) from None
+        if not isinstance(row, dict):
+            raise ValueError(f"{shard.path}: expected a JSON object per line, got {type(row).__name__}")
+        rows.append(row)
+    return rows
+
+
+def _rows_to_units(
+    rows: list[dict[str, Any]],
+    shard: Shard,
+    first: int,
+    code_column: str,
+    id_column: str | None,
+    code_from: str | None,
+) -> list[KernelUnit]:
+    if not rows:
+        return []
+    _column(rows, code_column, shard.path, "--code-column with the column that holds the code")
+    if id_column is None:
+        ids = [str(first + i) for i in range(len(rows))]
+    else:
+        _column(rows, id_column, shard.path, "--id-column with an existing column")
+        ids = [str(row[id_column]) for row in rows]
+    return table_units(rows, ids, shard.name, code_column, code_from, set(), first)
+
+
+def read_shard(
+    shard: Shard,
+    code_column: str = "code",
+    id_column: str | None = None,
+    code_from: str | None = None,
+    batch_rows: int = SHARD_ROWS,
+) -> Iterator[list[KernelUnit]]:
+    """The units of one shard, in batches of at most `batch_rows` rows (bounded memory)."""
+    import pyarrow.parquet as pq
+
+    if shard.kind == "files":
+        root = Path(shard.path)
+        yield [
+            _unit(
+                shard.name,
+                Path(f).relative_to(root).as_posix(),
+                Path(f).read_text(encoding="utf-8", errors="replace"),
+                Path(f).stem,
+            )
+            for f in shard.files
+        ]
+    elif shard.kind == "units":
+        path = Path(shard.path)
+        if path.is_dir():
+            yield _items_as_units(read_records(Workspace(path).benchmark, BenchmarkItem))
+            return
+        schema = arrow_schema(KernelUnit)
+        handle = pq.ParquetFile(path)
+        for batch in handle.iter_batches(batch_size=batch_rows, row_groups=[shard.row_group]):
+            columns = [
+                batch.column(f.name).cast(f.type)
+                if f.name in batch.schema.names
+                else pa.nulls(batch.num_rows, f.type)
+                for f in schema
+            ]
+            yield from_rows(KernelUnit, pa.Table.from_arrays(columns, schema=schema).to_pylist())
+    elif shard.kind == "parquet":
+        handle = pq.ParquetFile(shard.path)
+        first = shard.first
+        for batch in handle.iter_batches(batch_size=batch_rows, row_groups=[shard.row_group]):
+            rows = batch.to_pylist()
+            yield _rows_to_units(rows, shard, first, code_column, id_column, code_from)
+            first += len(rows)
+    else:
+        yield _rows_to_units(_jsonl_rows(shard), shard, shard.first, code_column, id_column, code_from)
+
+
+def iter_corpus(
+    source: str,
+    *,
+    code_column: str = "code",
+    id_column: str | None = None,
+    code_from: str | None = None,
+    shard_rows: int = SHARD_ROWS,
+) -> Iterator[list[KernelUnit]]:
+    """The training side in batches of units, never all of it in memory: files shard by shard,
+    a Hugging Face id through `datasets` streaming (every split in name order)."""
+    plan = plan_corpus(source, shard_rows)
+    if plan is not None:
+        for shard in plan:
+            yield from read_shard(shard, code_column, id_column, code_from, shard_rows)
+        return
+    import datasets
+
+    try:
+        loaded = datasets.load_dataset(source, streaming=True)
+    except Exception as exc:  # datasets raises many types; all mean "cannot read this source"
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"cannot load dataset {source!r}: {first}; check the id or path") from None
+    splits = loaded if isinstance(loaded, datasets.IterableDatasetDict) else {"": loaded}
+    shard = Shard("hub", source, source)
+    for split in sorted(splits):
+        rows: list[dict[str, Any]] = []
+        index = 0
+        for row in splits[split]:
+            rows.append(dict(row))
+            if len(rows) == shard_rows:
+                yield _hub_units(rows, shard, split, index, code_column, id_column, code_from)
+                index += len(rows)
+                rows = []
+        if rows:
+            yield _hub_units(rows, shard, split, index, code_column, id_column, code_from)
+
+
+def _hub_units(
+    rows: list[dict[str, Any]],
+    shard: Shard,
+    split: str,
+    first: int,
+    code_column: str,
+    id_column: str | None,
+    code_from: str | None,
+) -> list[KernelUnit]:
+    if id_column is None:
+        for i, row in enumerate(rows):
+            row["__row__"] = f"{split}/{first + i}" if split else str(first + i)
+        _column(rows, code_column, shard.path, "--code-column with the column that holds the code")
+        return table_units(
+            rows, [r["__row__"] for r in rows], shard.name, code_column, code_from, set(), first
+        )
+    return _rows_to_units(rows, shard, first, code_column, id_column, code_from)

@@ -266,3 +266,135 @@ def sort_unique_segments(
     counts = np.add.reduceat(keep, indptr[:-1]) if len(fps) else np.zeros(len(indptr) - 1, dtype=np.int64)
     counts[np.diff(indptr) == 0] = 0  # reduceat gives the next element for an empty segment
     return out_fps[keep], out_h32[keep], counts.astype(np.int64)
+
+
+_FNV_OFFSET, _FNV_PRIME = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
+_MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S33, _S27u, _S31u = np.uint64(33), np.uint64(27), np.uint64(31)
+_ODD = np.random.RandomState(14).randint(1, 1 << 62, 64, dtype=np.uint64) | np.uint64(1)
+
+if numba is not None:
+
+    @numba.njit(cache=True, inline="always")
+    def _mix(x):
+        x = (x ^ (x >> _S30)) * _MIX1
+        x = (x ^ (x >> _S27u)) * _MIX2
+        return x ^ (x >> _S31u)
+
+    @numba.njit(cache=True, nogil=True)
+    def _intern_shingles(buf, counts, ngram, rep_start, rep_len, per_doc):
+        """The distinct shingles of each document (byte range of the first occurrence), in
+        order of first occurrence: tokens are interned by their bytes, shingles by their token
+        ids, in small per-document tables (exact: a hash is never trusted without comparing)."""
+        n_tokens = 0
+        most = 1
+        for c in counts:
+            n_tokens += c
+            most = max(most, c)
+        token_start = np.empty(n_tokens, dtype=np.int64)
+        token_end = np.empty(n_tokens, dtype=np.int64)
+        token = 0
+        token_start[0] = 0
+        for pos in range(len(buf)):
+            if buf[pos] == 10:
+                token_end[token] = pos
+                token += 1
+                token_start[token] = pos + 1
+                buf[pos] = 32
+        token_end[token] = len(buf)
+        cap = 1
+        while cap < 2 * most:
+            cap *= 2
+        slot_token = np.empty(cap, dtype=np.int64)
+        slot_hash = np.empty(cap, dtype=np.uint64)
+        slot_id = np.empty(cap, dtype=np.int64)
+        s_first = np.empty(cap, dtype=np.int64)
+        s_hash = np.empty(cap, dtype=np.uint64)
+        tid = np.empty(most, dtype=np.int64)
+        distinct = 0
+        first = 0
+        for d in range(len(counts)):
+            count = counts[d]
+            size = 1
+            while size < 2 * count:
+                size *= 2
+            mask = np.uint64(size - 1)
+            slot_token[:size] = -1
+            next_id = 0
+            for j in range(count):
+                a, b = token_start[first + j], token_end[first + j]
+                h = _FNV_OFFSET
+                for k in range(a, b):
+                    h = (h ^ np.uint64(buf[k])) * _FNV_PRIME
+                h = _mix(h)
+                slot = h & mask
+                while True:
+                    other = slot_token[slot]
+                    if other < 0:
+                        slot_token[slot] = j
+                        slot_hash[slot] = h
+                        slot_id[slot] = next_id
+                        tid[j] = next_id
+                        next_id += 1
+                        break
+                    if slot_hash[slot] == h:
+                        oa, ob = token_start[first + other], token_end[first + other]
+                        same = ob - oa == b - a
+                        if same:
+                            for k in range(b - a):
+                                if buf[oa + k] != buf[a + k]:
+                                    same = False
+                                    break
+                        if same:
+                            tid[j] = slot_id[slot]
+                            break
+                    slot = (slot + np.uint64(1)) & mask
+            span = min(count, ngram)
+            shingles = count - ngram + 1 if count >= ngram else min(count, 1)
+            s_first[:size] = -1
+            kept = 0
+            for f in range(shingles):
+                h = np.uint64(span)
+                for k in range(span):  # independent multiplies, one mix: cheap and well spread
+                    h += np.uint64(tid[f + k] + 1) * _ODD[k]
+                h = _mix(h)
+                slot = h & mask
+                while True:
+                    other = s_first[slot]
+                    if other < 0:
+                        s_first[slot] = f
+                        s_hash[slot] = h
+                        rep_start[distinct] = token_start[first + f]
+                        rep_len[distinct] = token_end[first + f + span - 1] - token_start[first + f]
+                        distinct += 1
+                        kept += 1
+                        break
+                    if s_hash[slot] == h:
+                        same = True
+                        for k in range(span):
+                            if tid[other + k] != tid[f + k]:
+                                same = False
+                                break
+                        if same:
+                            break
+                    slot = (slot + np.uint64(1)) & mask
+            per_doc[d] = kept
+            first += count
+        return distinct
+
+
+def hash_interned(
+    buf: np.ndarray, counts: np.ndarray, ngram: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
+    (in order of first occurrence), from the same input as shingle_ranges. Real code repeats
+    many of its shingles, so hashing each distinct one once is the cheaper half of the work,
+    and MinHash over distinct shingles equals MinHash over all of them."""
+    counts = counts.astype(np.int64)
+    per_doc = np.zeros(len(counts), dtype=np.int64)
+    total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
+    rep_start = np.empty(total, dtype=np.int64)
+    rep_len = np.empty(total, dtype=np.int64)
+    distinct = _intern_shingles(buf, counts, ngram, rep_start, rep_len, per_doc)
+    h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct])
+    return h32, fps, per_doc

@@ -6,6 +6,7 @@ survive are clustered, so a cluster representative is never a leaked unit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,28 +82,109 @@ def _leak_from_pair(
     return Leak(pair.corpus, item, answer, method, score, pair.jaccard, pair.containment, pair.overlap)
 
 
-def find_leaks(
-    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig, corpus: ShingleSets
-) -> LeakFindings:
-    """Code leaks (every passing pair) and op-name matches between corpus units and benchmark items."""
+@dataclass(slots=True)
+class BenchIndex:
+    """The small side, prepared once and shared by every shard of the large side (broadcast)."""
+
+    where: list[tuple[int, int]]  # (item, answer) of each benchmark document
+    sets: ShingleSets
+    names: dict[str, list[str]]  # op-name key -> item indices (as strings)
+
+
+def bench_index(items: list[BenchmarkItem], cfg: DedupConfig) -> BenchIndex:
     where = _answer_docs(items)
     bench = build_shingle_sets((items[i].answers[k] for i, k in where), cfg.ngram, cfg.abstract_identifiers)
-    pairs = match_benchmark(corpus, bench, cfg.threshold, cfg.containment, cfg.min_containment_shingles)
-    leaks = [_leak_from_pair(p, corpus, bench, where[p.bench], cfg) for p in pairs]
-    leaks.sort(
-        key=lambda lk: (-lk.score, _METHOD_RANK[lk.method], units[lk.unit].unit_id, items[lk.item].item_id)
-    )
-
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
     for i, it in enumerate(items):  # the task name too, when it differs from the op name
         norm = op_name_key(it.task_name)
         if len(norm) >= 2 and str(i) not in index.get(norm, []):
             index.setdefault(norm, []).append(str(i))
+    return BenchIndex(where, bench, index)
+
+
+def sort_leaks(leaks: list[Leak], units: list[KernelUnit], items: list[BenchmarkItem]) -> None:
+    """Strongest first; ties in a fixed order (method, unit id, item id)."""
+    leaks.sort(
+        key=lambda lk: (-lk.score, _METHOD_RANK[lk.method], units[lk.unit].unit_id, items[lk.item].item_id)
+    )
+
+
+def probe(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig, corpus: ShingleSets) -> LeakFindings:
+    """Leaks and name matches of some corpus units against the index (unit = position in
+    `units`, unsorted). Every pair is judged on its own exact scores, so shards of a corpus give
+    together exactly what the whole corpus gives."""
+    pairs = match_benchmark(corpus, index.sets, cfg.threshold, cfg.containment, cfg.min_containment_shingles)
+    leaks = [_leak_from_pair(p, corpus, index.sets, index.where[p.bench], cfg) for p in pairs]
     matches: list[tuple[int, int]] = []
     for u, unit in enumerate(units):
         norm = op_name_key(unit.op_name or unit.kernel_name)
-        matches.extend((u, int(i)) for i in index.get(norm, []))
-    return LeakFindings(leaks, matches, int((bench.sizes() > 0).sum()))
+        matches.extend((u, int(i)) for i in index.names.get(norm, []))
+    return LeakFindings(leaks, matches, int((index.sets.sizes() > 0).sum()))
+
+
+def find_leaks(
+    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig, corpus: ShingleSets
+) -> LeakFindings:
+    """Code leaks (every passing pair) and op-name matches between corpus units and benchmark items."""
+    findings = probe(units, bench_index(items, cfg), cfg, corpus)
+    sort_leaks(findings.leaks, units, items)
+    return findings
+
+
+@dataclass(slots=True)
+class ShardAudit:
+    """What one shard of the training side contributes: its leaks and name matches, with the
+    few units they involve (unit = position in `units`), and its counts."""
+
+    units: list[KernelUnit]
+    findings: LeakFindings
+    documents: int
+    empty: int
+
+
+def audit_shard(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig) -> ShardAudit:
+    """Shingle, sign and probe one shard; keep only the units a finding names."""
+    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
+    found = probe(units, index, cfg, corpus)
+    involved = sorted({lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches})
+    at = {u: k for k, u in enumerate(involved)}
+    for lk in found.leaks:
+        lk.unit = at[lk.unit]
+    found.name_matches = [(at[u], i) for u, i in found.name_matches]
+    return ShardAudit([units[u] for u in involved], found, len(units), int((corpus.sizes() == 0).sum()))
+
+
+def merge_shards(
+    shards: Iterable[ShardAudit], items: list[BenchmarkItem], index: BenchIndex
+) -> tuple[list[KernelUnit], LeakFindings, dict[str, int]]:
+    """The audit of the whole training side from its shards, in shard order (any engine)."""
+    units: list[KernelUnit] = []
+    findings = LeakFindings(bench_docs=int((index.sets.sizes() > 0).sum()))
+    documents = empty = 0
+    for shard in shards:
+        base = len(units)
+        units.extend(shard.units)
+        for lk in shard.findings.leaks:
+            lk.unit += base
+            findings.leaks.append(lk)
+        findings.name_matches.extend((u + base, i) for u, i in shard.findings.name_matches)
+        documents += shard.documents
+        empty += shard.empty
+    sort_leaks(findings.leaks, units, items)
+    return units, findings, _audit_counts(findings, documents, len(items), empty)
+
+
+def _audit_counts(findings: LeakFindings, documents: int, items: int, empty: int) -> dict[str, int]:
+    return {
+        "train_documents": documents,
+        "test_items": items,
+        "test_answers": findings.bench_docs,
+        "leaks": len({lk.unit for lk in findings.leaks}),
+        "leak_pairs": len(findings.leaks),
+        "leaked_items": len({lk.item for lk in findings.leaks}),
+        "name_matches": len({u for u, _ in findings.name_matches}),
+        "empty_train_documents": empty,
+    }
 
 
 def _strongest(leaks: list[Leak]) -> dict[int, Leak]:
@@ -253,14 +335,4 @@ def run_audit(
     """Leaks of `items` (the test side) in `units` (the training side); no deduplication."""
     corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
     findings = find_leaks(units, items, cfg, corpus)
-    counts = {
-        "train_documents": len(units),
-        "test_items": len(items),
-        "test_answers": findings.bench_docs,
-        "leaks": len({lk.unit for lk in findings.leaks}),
-        "leak_pairs": len(findings.leaks),
-        "leaked_items": len({lk.item for lk in findings.leaks}),
-        "name_matches": len({u for u, _ in findings.name_matches}),
-        "empty_train_documents": int((corpus.sizes() == 0).sum()),
-    }
-    return findings, counts
+    return findings, _audit_counts(findings, len(units), len(items), int((corpus.sizes() == 0).sum()))

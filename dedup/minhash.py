@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from dedup import accel
-from dedup.shingles import ShingleSets, sets_from_tokens
+from dedup.shingles import ShingleSets, sets_from_texts, sets_from_tokens
 
 MERSENNE_PRIME = np.uint64((1 << 61) - 1)
 MAX_HASH_32 = np.uint64((1 << 32) - 1)
@@ -90,6 +90,20 @@ def minhash_tokens(
     saves the per-document sort that exact set operations need.
     """
     return signatures(sets_from_tokens(token_lists, ngram, distinct=False), num_perm, seed, scheme)
+
+
+def minhash_texts(
+    codes: Iterable[str],
+    ngram: int = 5,
+    num_perm: int = 128,
+    seed: int = 1,
+    scheme: str = "affine32",
+    workers: int | None = None,
+) -> np.ndarray:
+    """MinHash signatures from source text (comments removed, C++ tokens, n-gram shingles), equal
+    to datasketch's for the same shingles: the compiled lexer, SHA-1 and permutations throughout."""
+    sets = sets_from_texts(codes, ngram, workers, distinct=False)
+    return signatures(sets, num_perm, seed, scheme, workers)
 
 
 def signatures(

@@ -25,11 +25,13 @@ from typing import TypeVar
 import numpy as np
 
 from dedup import accel
+from dedup.lex import lex_batch
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
 _BATCH_DOCS = 512
 _T = TypeVar("_T")
+_Batch = tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]
 _NO_FPS, _NO_H32 = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32)
 _NEWLINE, _SPACE = 10, 32  # tokens never contain a newline: it marks token boundaries
 
@@ -121,21 +123,38 @@ def _hash_batch(
         [hashlib.sha1(b).hexdigest() if b else "" for b in encoded] if distinct else [""] * len(encoded)
     )
     counts = np.array([len(t) for t in token_lists], dtype=np.int64)
-    nonempty = [b for b in encoded if b]
-    if not nonempty:
-        return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64), text_hashes
-    buf = np.frombuffer(b"\n".join(nonempty), dtype=np.uint8).copy()
+    buf = np.frombuffer(b"\n".join(b for b in encoded if b), dtype=np.uint8).copy()
+    return (*_hash_joined(buf, counts, ngram, distinct), text_hashes)
+
+
+def _hash_texts(codes: Sequence[str], ngram: int, distinct: bool = True) -> _Batch:
+    """Like _hash_batch, from source text through the compiled lexer (dedup.lex)."""
+    joined, spans, counts = lex_batch(list(codes))
+    text_hashes = (
+        [hashlib.sha1(joined[a:b].tobytes()).hexdigest() if b > a else "" for a, b in spans.tolist()]
+        if distinct
+        else [""] * len(counts)
+    )
+    return (*_hash_joined(joined, counts, ngram, distinct), text_hashes)
+
+
+def _hash_joined(
+    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Shingle, hash and (with `distinct`) sort and deduplicate the documents in `buf`: their
+    tokens joined by newlines, non-empty documents separated by one newline (changed in place)."""
+    if len(buf) == 0:
+        return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        starts, lengths, shingles = accel.shingle_ranges(buf, counts[present], ngram)
-        h32, fps = accel.sha1_hash_ranges(buf, starts, lengths)
+        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
             segments = np.zeros(len(shingles) + 1, dtype=np.int64)
             np.cumsum(shingles, out=segments[1:])
             fps, h32, shingles = accel.sort_unique_segments(fps, h32, segments)
         per_doc[present] = shingles
-        return fps, h32, per_doc, text_hashes
+        return fps, h32, per_doc
     boundaries = np.flatnonzero(buf == _NEWLINE)
     token_start = np.concatenate([[0], boundaries + 1])
     token_end = np.concatenate([boundaries, [len(buf)]])
@@ -145,7 +164,7 @@ def _hash_batch(
     if not distinct:
         per_doc = np.zeros(len(counts), dtype=np.int64)
         per_doc[present] = np.bincount(doc, minlength=int(present.sum()))
-        return fps, h32, per_doc, text_hashes
+        return fps, h32, per_doc
     # Sort by fingerprint, then stably by document (a radix sort on small integers): cheaper
     # than a two-key lexsort, same result for deduplication.
     by_fp = np.argsort(fps)
@@ -154,8 +173,8 @@ def _hash_batch(
     keep = np.ones(len(fps), dtype=bool)
     keep[1:] = (fps[1:] != fps[:-1]) | (doc[1:] != doc[:-1])
     per_doc = np.zeros(len(counts), dtype=np.int64)
-    per_doc[counts > 0] = np.bincount(doc[keep], minlength=int((counts > 0).sum()))
-    return fps[keep], h32[keep], per_doc, text_hashes
+    per_doc[present] = np.bincount(doc[keep], minlength=int(present.sum()))
+    return fps[keep], h32[keep], per_doc
 
 
 def _batched(items: Iterable[_T]) -> list[list[_T]]:
@@ -197,7 +216,9 @@ def build_shingle_sets(
     """Tokenise, shingle and hash every document; batches run on a thread pool (numpy releases
     the GIL, so one batch's hashing overlaps the next batch's tokenising)."""
 
-    def work(batch: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    def work(batch: list[str]) -> _Batch:
+        if accel.AVAILABLE and not abstract:
+            return _hash_texts(batch, ngram)
         return _hash_batch([code_tokens(code, abstract) for code in batch], ngram)
 
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
@@ -220,3 +241,13 @@ def jaccard(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0
     common = len(np.intersect1d(a, b, assume_unique=True))
     return common / (len(a) + len(b) - common)
+
+
+def sets_from_texts(
+    codes: Iterable[str], ngram: int = 5, workers: int | None = None, distinct: bool = True
+) -> ShingleSets:
+    """Like build_shingle_sets (no identifier abstraction), with the choice of `distinct`."""
+    if not accel.AVAILABLE:
+        return sets_from_tokens((code_tokens(c) for c in codes), ngram, workers, distinct)
+    with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
+        return _assemble(list(pool.map(lambda batch: _hash_texts(batch, ngram, distinct), _batched(codes))))

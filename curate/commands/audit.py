@@ -13,14 +13,17 @@ import typer
 
 from curate.commands.options import (
     AbstractOption,
+    CodeFromOption,
     ConfigOption,
     ContainmentOption,
     FullEvidenceOption,
     JsonOption,
     NgramOption,
     ThresholdOption,
+    check_code_from,
 )
 from curate.config import load_config
+from curate.sources import SHARD_ROWS
 from curate.stages.audit import Side, run_audit_stage
 from dedup.config import DedupConfig
 
@@ -42,6 +45,20 @@ def audit(
     test_code_column: Annotated[str, typer.Option(help="Code column when TEST is a table.")] = "code",
     train_id_column: Annotated[str | None, typer.Option(help="Id column when TRAIN is a table.")] = None,
     test_id_column: Annotated[str | None, typer.Option(help="Id column when TEST is a table.")] = None,
+    code_from: CodeFromOption = None,
+    test_code_from: Annotated[
+        str | None, typer.Option("--test-code-from", help="--code-from for the TEST side (a table).")
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="local: shards one after the other in this process; ray: the same stage functions on "
+            "Ray Data (a local runtime, or the cluster at RAY_ADDRESS)."
+        ),
+    ] = "local",
+    shard_rows: Annotated[
+        int, typer.Option(help="Training rows (or files) per shard: bounds the memory.")
+    ] = SHARD_ROWS,
     report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
         "audit-report"
     ),
@@ -58,10 +75,12 @@ def audit(
     }
     cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)
     summary = run_audit_stage(
-        Side(train, train_code_column, train_id_column),
-        Side(test, test_code_column, test_id_column),
+        Side(train, train_code_column, train_id_column, check_code_from(code_from)),
+        Side(test, test_code_column, test_id_column, check_code_from(test_code_from)),
         cfg,
         report_dir,
+        engine=engine,
+        shard_rows=shard_rows,
     )
     counts = summary.counts
     if json_out:

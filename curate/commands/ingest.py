@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from curate.commands.options import ConfigOption, WorkspaceOption
+from curate.commands.options import CodeFromOption, ConfigOption, WorkspaceOption, check_code_from
 from curate.config import load_config
 from curate.stages.ingest import IngestRequest, run_ingest
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
@@ -36,6 +36,7 @@ def ingest(
     id_column: Annotated[
         str | None, typer.Option(help="Table benchmarks: the column holding the task id.")
     ] = None,
+    code_from: CodeFromOption = None,
     jobs: Annotated[int | None, typer.Option(help="Parser processes (default: one per core).")] = None,
     max_file_mb: Annotated[
         float | None, typer.Option(help="Skip files larger than this (default 2 MB).")
@@ -46,7 +47,7 @@ def ingest(
     cfg = load_config(
         IngestConfig, "ingest", cli={"jobs": jobs, "max_file_mb": max_file_mb}, config_file=config
     )
-    request = IngestRequest(source, name, benchmark, code_column, id_column)
+    request = IngestRequest(source, name, benchmark, code_column, id_column, check_code_from(code_from))
     console = Console(stderr=True)
     with Progress(
         TextColumn("[bold]ingest[/]"),

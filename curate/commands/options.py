@@ -39,6 +39,15 @@ MaxUnitLinesOption = Annotated[
         help="Units with more lines than this are not annotated or published (default 4000; 0: no bound)."
     ),
 ]
+CodeFromOption = Annotated[
+    str | None,
+    typer.Option(
+        "--code-from",
+        help="Extract code from a text column: text (whole field), fenced (``` blocks), tags "
+        "(<kernel_impl>, <code>, <kernel>) or auto (tags, then fences, else the whole field); "
+        "each block is compared on its own. Default: the column is code.",
+    ),
+]
 FullEvidenceOption = Annotated[
     bool | None,
     typer.Option(
@@ -46,3 +55,13 @@ FullEvidenceOption = Annotated[
         help="Quote every shared line of every pair in leakage.json (default: line ranges and 3 lines).",
     ),
 ]
+
+
+def check_code_from(value: str | None) -> str | None:
+    """`--code-from` checked against the extraction modes (a usage error names them)."""
+    from curate.errors import UserError
+    from dedup.extract import MODES
+
+    if value is not None and value not in MODES:
+        raise UserError(f"--code-from {value!r} is not a mode; use one of {', '.join(MODES)}")
+    return value

@@ -1,21 +1,34 @@
 """The audit stage: a standalone leakage audit between any two sources, for CI gates. Reads both
 sides through `curate.sources`, writes leakage.json/.md into a report directory, touches no
-workspace."""
+workspace.
+
+The test side (a benchmark: small) is read whole and indexed once. The training side streams in
+shards of bounded size (`curate.sources.plan_corpus` / `read_shard`); each shard is shingled and
+probed against the index (`dedup.decide.audit_shard`), and only the units a finding names are
+kept. The shards run one after the other in this process (`engine="local"`) or as a Ray Data
+pipeline (`engine="ray"`: the same functions on the same shards, the index broadcast through
+the object store); both merge the shards in plan order, so their reports are identical.
+"""
 
 from __future__ import annotations
 
+import os
+import pickle
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from curate.errors import UserError
-from curate.sources import load_benchmark, load_corpus
+from curate.sources import SHARD_ROWS, iter_corpus, load_benchmark, plan_corpus, read_shard, split_block_path
 from curate.workspace import leakage_reports
 from dedup.config import DedupConfig
-from dedup.decide import run_audit
+from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards
 from dedup.report import build_json, build_markdown, dump_json
-from schemas import BenchmarkItem, KernelUnit
+from schemas import BenchmarkItem
 from schemas.tables import write_text_atomic
+
+ENGINES = ("local", "ray")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +38,7 @@ class Side:
     source: str
     code_column: str = "code"
     id_column: str | None = None
+    code_from: str | None = None  # extract code blocks from a text column (dedup.extract)
 
 
 @dataclass(slots=True)
@@ -35,23 +49,113 @@ class AuditSummary:
     report_dir: Path
 
 
-def _load(kind: str, side: Side) -> list[KernelUnit] | list[BenchmarkItem]:
-    loader = load_corpus if kind == "TRAIN" else load_benchmark
+def _load_test(side: Side) -> list[BenchmarkItem]:
     try:
-        loaded = loader(side.source, code_column=side.code_column, id_column=side.id_column)
+        loaded = load_benchmark(
+            side.source, code_column=side.code_column, id_column=side.id_column, code_from=side.code_from
+        )
     except ValueError as exc:
-        raise UserError(f"{kind}: {exc}") from None
+        raise UserError(f"TEST: {exc}") from None
     if not loaded:
-        raise UserError(f"{kind}: {side.source} holds no documents; give a source with code")
+        raise UserError(f"TEST: {side.source} holds no documents; give a source with code")
     return loaded
 
 
-def run_audit_stage(train: Side, test: Side, config: DedupConfig, report_dir: Path) -> AuditSummary:
+def _local_shards(
+    train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int
+) -> Iterator[ShardAudit]:
+    batches = iter_corpus(
+        train.source,
+        code_column=train.code_column,
+        id_column=train.id_column,
+        code_from=train.code_from,
+        shard_rows=shard_rows,
+    )
+    for units in batches:
+        yield audit_shard(units, index, config)
+
+
+def connect_ray() -> None:
+    """Join the Ray cluster at RAY_ADDRESS, or start a local runtime when there is none (and
+    none was started by the caller with `ray.init(...)`)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=os.environ.get("RAY_ADDRESS") or None, include_dashboard=False, log_to_driver=False)
+
+
+def _ray_shards(train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int) -> list[ShardAudit]:
+    """Shards -> signatures -> probe against the broadcast index -> exact confirmation, as Ray
+    Data tasks; the driver gets back only each shard's findings and the units they name."""
+    try:
+        import ray
+    except ImportError:
+        raise UserError("--engine ray needs Ray: pip install 'ascend-cot-curate[ray]'") from None
+    plan = plan_corpus(train.source, shard_rows)
+    if plan is None:
+        raise UserError(
+            f"TRAIN: --engine ray reads files, directories and workspaces; {train.source} is a Hub id: "
+            "download it (or use --engine local, which streams it)"
+        )
+    connect_ray()
+    index_ref = ray.put(index)
+
+    def work(row: dict[str, Any]) -> dict[str, Any]:
+        shared = ray.get(index_ref)
+        shard = plan[row["shard"]]
+        audits = [
+            audit_shard(units, shared, config)
+            for units in read_shard(shard, train.code_column, train.id_column, train.code_from, shard_rows)
+        ]
+        return {"shard": row["shard"], "audits": pickle.dumps(audits)}
+
+    dataset = ray.data.from_items([{"shard": i} for i in range(len(plan))]).map(work)
+    try:
+        rows = dataset.take_all()
+    except Exception as exc:  # a task's ValueError comes back wrapped by Ray
+        cause = getattr(exc, "cause", None) or exc.__cause__
+        if isinstance(cause, ValueError):
+            raise UserError(f"TRAIN: {cause}") from None
+        raise
+    rows.sort(key=lambda r: r["shard"])
+    return [audit for r in rows for audit in pickle.loads(r["audits"])]
+
+
+def _blocks(report: dict[str, Any], train: Side, test: Side) -> None:
+    """Name the row and block of each side that code came from when it was extracted from text."""
+    for leak in report["leaks"]:
+        if train.code_from is not None and (where := split_block_path(leak["unit_path"])):
+            leak["row_id"], leak["block"] = where
+        if test.code_from is not None and (where := split_block_path(leak["answer_path"])):
+            leak["answer_row_id"], leak["answer_block"] = where
+
+
+def run_audit_stage(
+    train: Side,
+    test: Side,
+    config: DedupConfig,
+    report_dir: Path,
+    engine: str = "local",
+    shard_rows: int = SHARD_ROWS,
+) -> AuditSummary:
     if report_dir.exists() and not report_dir.is_dir():
         raise UserError(f"--report-dir {report_dir} is a file; give a directory")
-    units = _load("TRAIN", train)
-    items = _load("TEST", test)
-    findings, counts = run_audit(units, items, config)  # type: ignore[arg-type]
+    if engine not in ENGINES:
+        raise UserError(f"--engine {engine!r} is not an engine; use one of {', '.join(ENGINES)}")
+    if shard_rows < 1:
+        raise UserError(f"--shard-rows must be at least 1, got {shard_rows}")
+    items = _load_test(test)
+    index = bench_index(items, config)
+    try:
+        if engine == "ray":
+            shards: Any = _ray_shards(train, index, config, shard_rows)
+        else:
+            shards = _local_shards(train, index, config, shard_rows)
+        units, findings, counts = merge_shards(shards, items, index)
+    except ValueError as exc:
+        raise UserError(f"TRAIN: {exc}") from None
+    if counts["train_documents"] == 0:
+        raise UserError(f"TRAIN: {train.source} holds no documents; give a source with code")
     # A side without code cannot be audited: "clean" would be a silent empty report.
     if counts["empty_train_documents"] == counts["train_documents"]:
         raise UserError(
@@ -62,8 +166,9 @@ def run_audit_stage(train: Side, test: Side, config: DedupConfig, report_dir: Pa
             f"TEST: no item of {test.source} has kernel code (a PyTorch-only benchmark?); "
             "an audit compares code: use `curate dedup` for op-name matching"
         )
-    report = build_json(findings, units, items, config, counts)  # type: ignore[arg-type]
+    report = build_json(findings, units, items, config, counts)
     report["train"], report["test"] = train.source, test.source
+    _blocks(report, train, test)
     json_path, markdown_path = leakage_reports(report_dir)
     write_text_atomic(json_path, dump_json(report))
     title = f"Leakage audit: {train.source} vs {test.source}"

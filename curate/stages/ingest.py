@@ -92,9 +92,13 @@ def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: lis
     write_records(path, cls, rows)
 
 
-def _table_benchmark(source: str, name: str, code_column: str, id_column: str | None) -> list[BenchmarkItem]:
+def _table_benchmark(
+    source: str, name: str, code_column: str, id_column: str | None, code_from: str | None = None
+) -> list[BenchmarkItem]:
     try:
-        return benchmark_from_table(source, name=name, code_column=code_column, id_column=id_column)
+        return benchmark_from_table(
+            source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
+        )
     except (ValueError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from None
 
@@ -108,6 +112,7 @@ def _ingest(
     code_column: str | None = None,
     id_column: str | None = None,
     progress: Progress | None = None,
+    code_from: str | None = None,
 ) -> IngestSummary:
     name = name or default_name(source)
     is_table = source.endswith(_TABLE_SUFFIXES) or (
@@ -116,7 +121,7 @@ def _ingest(
     if benchmark and (is_table or code_column):
         if not code_column:
             raise UserError(f"{source} is a table: say which column holds the kernel code with --code-column")
-        items = _table_benchmark(source, name, code_column, id_column)
+        items = _table_benchmark(source, name, code_column, id_column, code_from)
         if not items:
             raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
         _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, items)
@@ -170,6 +175,7 @@ class IngestRequest:
     benchmark: bool = False
     code_column: str | None = None
     id_column: str | None = None
+    code_from: str | None = None  # table benchmarks: extract code blocks from a text column
 
 
 def run_ingest(
@@ -187,6 +193,7 @@ def run_ingest(
             request.code_column,
             request.id_column,
             progress=progress,
+            code_from=request.code_from,
         )
         ws.record_run(
             IngestRun(

@@ -1,0 +1,89 @@
+"""Code inside text: the blocks of code an instruction-dataset field carries.
+
+Published instruction datasets (Alpaca-style instruction/input/output, chat transcripts) keep the
+kernel inside prose: after some reasoning, in a Markdown fence with or without a language tag,
+or between tags such as `<kernel_impl>` ... `</kernel_impl>`. A leak audit must compare that
+code, each block on its own, not the whole field (the prose would dilute Jaccard and shift
+every line of evidence).
+
+Modes (`--code-from`):
+- `text`: the whole field is one block (what a plain code column holds);
+- `fenced`: every fenced block (``` or ~~~, any info string or none; an unclosed fence runs to
+  the end of the field);
+- `tags`: the content of every `<kernel_impl>`, `<code>` or `<kernel>` element; a fence inside
+  one gives its fenced blocks instead;
+- `auto`: tag blocks, then fenced blocks outside them; the whole field when there is neither.
+Blocks come in the order they start in the field; their index is their position in that list.
+"""
+
+from __future__ import annotations
+
+import re
+
+MODES = ("text", "fenced", "tags", "auto")
+TAGS = ("kernel_impl", "code", "kernel")
+
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n`]*$")
+_TAG = re.compile(
+    r"<(?P<tag>" + "|".join(TAGS) + r")(?:\s[^>]*)?>(?P<body>.*?)(?:</(?P=tag)\s*>|\Z)", re.DOTALL
+)
+
+
+def _fenced(text: str, offset: int = 0) -> list[tuple[int, str]]:
+    """(start offset, content) of every fenced block of `text`."""
+    blocks: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    at = 0  # offset of the current line
+    i = 0
+    while i < len(lines):
+        opened = _FENCE_OPEN.match(lines[i])
+        if not opened:
+            at += len(lines[i]) + 1
+            i += 1
+            continue
+        fence = opened.group("fence")
+        start = at
+        body: list[str] = []
+        at += len(lines[i]) + 1
+        i += 1
+        while i < len(lines):
+            stripped = lines[i].strip()
+            at += len(lines[i]) + 1
+            i += 1
+            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+                break
+            body.append(lines[i - 1])
+        blocks.append((offset + start, "\n".join(body)))
+    return blocks
+
+
+def _tagged(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
+    """Blocks from tag elements (fences inside them win), and the spans the elements cover."""
+    blocks: list[tuple[int, str]] = []
+    spans: list[tuple[int, int]] = []
+    for match in _TAG.finditer(text):
+        body = match.group("body")
+        inner = _fenced(body, match.start("body"))
+        blocks.extend(inner or [(match.start("body"), body)])
+        spans.append(match.span())
+    return blocks, spans
+
+
+def extract_blocks(text: str, mode: str = "auto") -> list[str]:
+    """The code blocks of `text` under `mode` (see the module doc); blank blocks are dropped."""
+    if mode not in MODES:
+        raise ValueError(f"unknown code extraction mode {mode!r}; use one of {', '.join(MODES)}")
+    if mode == "text":
+        found = [(0, text)]
+    elif mode == "fenced":
+        found = _fenced(text)
+    elif mode == "tags":
+        found, _ = _tagged(text)
+    else:
+        found, spans = _tagged(text)
+        found += [
+            (start, body) for start, body in _fenced(text) if not any(lo <= start < hi for lo, hi in spans)
+        ]
+        if not found:
+            found = [(0, text)]
+    return [body for _, body in sorted(found, key=lambda b: b[0]) if body.strip()]

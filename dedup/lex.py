@@ -1,0 +1,237 @@
+"""A compiled C++ lexer that gives exactly `dedup.normalize.code_tokens(code)` (comments masked,
+then the `_TOKEN` regex), many documents per call, without building a Python string per token.
+
+Tokenising with the regex is most of the time from source text to signatures (the SHA-1 and
+the permutations are compiled already), so this lexer does both regex passes in one compiled
+loop over the UTF-8 bytes and writes what the hashing stage wants: each document's tokens joined
+by newlines, documents one after the other.
+
+It follows the two regexes step by step (leftmost match, alternatives in their order), on bytes.
+Bytes and characters agree for ASCII and inside string and character literals; a non-ASCII
+character anywhere else (where `\\w`, `\\d` and `\\S` would look at it as one Unicode character) marks
+the document, and the caller tokenises that document with the regex instead. Tests compare both
+on generated text full of the awkward cases and on every example file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dedup.normalize import code_tokens
+
+try:
+    import numba
+except ImportError:  # pragma: no cover - exercised on installs without numba
+    numba = None  # type: ignore[assignment]
+
+
+if numba is not None:
+
+    @numba.njit(cache=True, inline="always")
+    def _is_space(c):
+        # Python's \s on ASCII: \t \n \v \f \r, \x1c-\x1f and the space.
+        return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+    @numba.njit(cache=True, inline="always")
+    def _is_word(c):
+        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 95
+
+    @numba.njit(cache=True, inline="always")
+    def _literal_end(m, i, e, quote, dotall):
+        """End (exclusive) of the literal opening at i, or -1 when the regex would not match it:
+        `"(?:\\\\.|[^"\\\\\\n])*"`; with `dotall` the escaped character may be a newline."""
+        j = i + 1
+        while j < e:
+            ch = m[j]
+            if ch == 92:  # backslash: escapes the next character
+                if j + 1 < e and (dotall or m[j + 1] != 10):
+                    j += 2
+                    continue
+                return -1
+            if ch == quote:
+                return j + 1
+            if ch == 10:
+                return -1
+            j += 1
+        return -1
+
+    @numba.njit(cache=True, nogil=True)
+    def _mask(src, s, e, m):
+        """schemas.cpp.mask_comments on bytes src[s:e] into m[s:e]: comments become spaces
+        (newlines kept), literals are skipped so that `//` inside a string stays."""
+        for k in range(s, e):
+            m[k] = src[k]
+        i = s
+        while i < e:
+            c = src[i]
+            if c == 47 and i + 1 < e and src[i + 1] == 47:  # //
+                while i < e and src[i] != 10:
+                    m[i] = 32
+                    i += 1
+            elif c == 47 and i + 1 < e and src[i + 1] == 42:  # /* ... */ or to the end
+                j = i + 2
+                end = e
+                while j + 1 < e:
+                    if src[j] == 42 and src[j + 1] == 47:
+                        end = j + 2
+                        break
+                    j += 1
+                for k in range(i, end):
+                    if src[k] != 10:
+                        m[k] = 32
+                i = end
+            elif c == 34 or c == 39:
+                end = _literal_end(src, i, e, c, True)
+                i = end if end > 0 else i + 1
+            else:
+                i += 1
+
+    @numba.njit(cache=True, inline="always")
+    def _operator(m, i, e):
+        """Length of the operator alternative of `_TOKEN` at i (first alternative that matches)."""
+        c = m[i]
+        n1 = m[i + 1] if i + 1 < e else 0
+        n2 = m[i + 2] if i + 2 < e else 0
+        if c == 58 and n1 == 58:  # ::
+            return 2
+        if c == 45 and n1 == 62:  # -> and ->*
+            return 3 if n2 == 42 else 2
+        if c == 46 and n1 == 46 and n2 == 46:  # ...
+            return 3
+        if c == 60 and n1 == 60 and n2 == 61:  # <<=
+            return 3
+        if c == 62 and n1 == 62 and n2 == 61:  # >>=
+            return 3
+        if c == 60 and n1 == 61 and n2 == 62:  # <=>
+            return 3
+        if (c == 43 and n1 == 43) or (c == 45 and n1 == 45):  # ++ --
+            return 2
+        if (c == 60 and n1 == 60) or (c == 62 and n1 == 62):  # << >>
+            return 2
+        if (c == 60 or c == 62 or c == 61 or c == 33) and n1 == 61:  # <= >= == !=
+            return 2
+        if (c == 38 and n1 == 38) or (c == 124 and n1 == 124):  # && ||
+            return 2
+        if n1 == 61 and (
+            c == 45 or c == 43 or c == 42 or c == 47 or c == 37 or c == 38 or c == 124 or c == 94
+        ):
+            return 2
+        if c == 35 and n1 == 35:  # ##
+            return 2
+        return 1  # \S: any other single character
+
+    @numba.njit(cache=True, nogil=True)
+    def _lex(src, starts, ends, m, out, spans, counts, bad):
+        """Tokens of every document src[starts[d]:ends[d]]: written to `out` joined by newlines,
+        non-empty documents separated by one newline; spans[d] = (start, end) in `out`."""
+        o = 0
+        wrote_doc = False
+        for d in range(len(starts)):
+            s, e = starts[d], ends[d]
+            _mask(src, s, e, m)
+            first_token = True
+            doc_start = o
+            n = 0
+            i = s
+            while i < e:
+                c = m[i]
+                if _is_space(c):
+                    i += 1
+                    continue
+                if c >= 128:
+                    bad[d] = True
+                    break
+                j = -1
+                if c == 34 or c == 39:
+                    j = _literal_end(m, i, e, c, False)
+                if j < 0 and ((65 <= c <= 90) or (97 <= c <= 122) or c == 95):
+                    j = i + 1
+                    while j < e and _is_word(m[j]):
+                        j += 1
+                    if j < e and m[j] >= 128:
+                        bad[d] = True
+                        break
+                if j < 0 and ((48 <= c <= 57) or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
+                    j = i + 2 if c == 46 else i + 1
+                    while j < e:
+                        x = m[j]
+                        if (
+                            (x == 101 or x == 69 or x == 112 or x == 80)
+                            and j + 1 < e
+                            and (m[j + 1] == 43 or m[j + 1] == 45)
+                        ):
+                            j += 2
+                        elif _is_word(x) or x == 46 or x == 39:
+                            j += 1
+                        else:
+                            break
+                    if j < e and m[j] >= 128:
+                        bad[d] = True
+                        break
+                if j < 0:
+                    j = i + _operator(m, i, e)
+                if first_token:
+                    if wrote_doc:
+                        out[o] = 10
+                        o += 1
+                        doc_start = o
+                    first_token = False
+                else:
+                    out[o] = 10
+                    o += 1
+                for k in range(i, j):
+                    out[o] = m[k]
+                    o += 1
+                n += 1
+                i = j
+            if bad[d]:  # undo this document: the caller tokenises it with the regex
+                o = doc_start - 1 if (n and wrote_doc) else doc_start
+                n = 0
+                spans[d, 0] = o
+                spans[d, 1] = o
+                counts[d] = 0
+                continue
+            if n:
+                wrote_doc = True
+            spans[d, 0] = doc_start if n else o
+            spans[d, 1] = o
+            counts[d] = n
+        return o
+
+
+def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(joined, spans, token counts) for a batch of documents: `joined` holds the tokens of each
+    document joined by newlines, non-empty documents separated by one newline; spans[d] is the
+    document's (start, end) in it. Equal to `code_tokens` of each document (without identifier
+    abstraction)."""
+    encoded = [code.encode("utf-8", "surrogatepass") for code in codes]
+    lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    src = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    masked = np.empty(len(src), dtype=np.uint8)
+    out = np.empty(2 * len(src) + 1, dtype=np.uint8)
+    spans = np.zeros((len(codes), 2), dtype=np.int64)
+    counts = np.zeros(len(codes), dtype=np.int64)
+    bad = np.zeros(len(codes), dtype=np.bool_)
+    used = _lex(src, starts, ends, masked, out, spans, counts, bad)
+    if not bad.any():
+        return out[:used], spans, counts
+    # Rare: some document has non-ASCII text outside literals. Rebuild with the regex for those.
+    pieces: list[bytes] = []
+    at = 0
+    for d, code in enumerate(codes):
+        if bad[d]:
+            tokens = code_tokens(code)
+            piece = "\n".join(tokens).encode("utf-8", "surrogatepass")
+            counts[d] = len(tokens)
+        else:
+            piece = out[spans[d, 0] : spans[d, 1]].tobytes()
+        if piece:
+            if pieces:
+                pieces.append(b"\n")
+                at += 1
+            pieces.append(piece)
+        spans[d] = (at, at + len(piece))
+        at += len(piece)
+    return np.frombuffer(b"".join(pieces), dtype=np.uint8).copy(), spans, counts

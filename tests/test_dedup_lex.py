@@ -1,0 +1,82 @@
+"""The compiled lexer gives exactly `code_tokens` (regex) on awkward generated text and on every
+example file, and signatures from source text equal datasketch's."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from datasketch import MinHash
+
+from dedup import accel
+from dedup.lex import lex_batch
+from dedup.minhash import minhash_texts, signatures
+from dedup.normalize import code_tokens
+from dedup.shingles import build_shingle_sets, sets_from_texts, sets_from_tokens, shingle_bytes
+from tests.conftest import EXAMPLES
+
+pytestmark = pytest.mark.skipif(not accel.AVAILABLE, reason="the compiled lexer needs numba")
+
+ALPHABET = [
+    *"ab_Z09.eE+-pP'\"\\/\n *<>=:&|^%!#;{}()[]\t\x0b\x1c\x1f",
+    *("中", "é", "//", "/*", "*/", "0x1p-3", "1e+5", "1'000'000", 'R"(', "\\\n", "->*", "<=>", "..."),
+]
+
+
+def lexed(codes: list[str]) -> list[list[str]]:
+    joined, spans, counts = lex_batch(codes)
+    docs = []
+    for (a, b), n in zip(spans.tolist(), counts.tolist(), strict=True):
+        text = joined[a:b].tobytes().decode("utf-8", "surrogatepass")
+        docs.append(text.split("\n") if text else [])
+        assert len(docs[-1]) == n
+    expected = b"\n".join(b for b in ("\n".join(code_tokens(c)).encode() for c in codes) if b)
+    assert joined.tobytes() == expected  # the layout the hashing stage reads
+    return docs
+
+
+def test_lexer_equals_regex_on_generated_text() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        codes = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 80))) for _ in range(30)]
+        assert lexed(codes) == [code_tokens(c) for c in codes]
+
+
+def test_lexer_equals_regex_on_example_files() -> None:
+    files = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".cpp", ".h", ".asc"))
+    codes = [p.read_text(encoding="utf-8", errors="replace") for p in files]
+    assert len(codes) > 50
+    assert lexed(codes) == [code_tokens(c) for c in codes]
+
+
+def test_lexer_tricky_cases() -> None:
+    cases = {
+        "x = 1'000 // c '\ny": ["x", "=", "1'000", "/", "/", "c", "'", "y"],  # the mask pass saw a literal
+        'a = "s // t"; // gone': ["a", "=", '"s // t"', ";"],
+        "/* open": [],
+        "p->*q <=> r": ["p", "->*", "q", "<=>", "r"],
+    }
+    for code, tokens in cases.items():
+        assert code_tokens(code) == tokens, code
+        assert lexed([code]) == [tokens], code
+
+
+@pytest.mark.parametrize(("num_perm", "ngram"), [(128, 5), (64, 3), (16, 1)])
+def test_signatures_from_text_equal_datasketch(num_perm: int, ngram: int) -> None:
+    files = sorted(p for p in EXAMPLES.rglob("*.cpp"))[:40]
+    codes = [p.read_text(encoding="utf-8") for p in files] + ["int", "", "/* c */", "naïve = 1;"]
+    ours = minhash_texts(codes, ngram, num_perm)
+    assert np.array_equal(ours, signatures(build_shingle_sets(codes, ngram), num_perm))
+    for i, code in enumerate(codes):
+        reference = MinHash(num_perm=num_perm)
+        reference.update_batch(sorted(shingle_bytes(code, ngram)))
+        assert np.array_equal(ours[i], reference.hashvalues), i
+
+
+def test_exact_sets_from_text_equal_sets_from_tokens() -> None:
+    codes = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.cpp"))] + ["", "int"]
+    a = sets_from_texts(codes)
+    b = sets_from_tokens([code_tokens(c) for c in codes])
+    assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.fps, b.fps)
+    assert np.array_equal(a.h32, b.h32) and a.text_hashes == b.text_hashes
