@@ -2,7 +2,11 @@
 the local one), run the annotation loop with the [verify] verifiers, and export the journal to
 annotations.parquet / attempts.parquet (also after a failure or Ctrl-C: partial results are
 results). The API key is read from the environment variable named by `api_key_env` and is never
-written anywhere."""
+written anywhere.
+
+Exit statuses of `curate annotate`: 0 when every selected unit was judged (accepted or rejected),
+`UNITS_FAILED_EXIT` (3) when the run finished but some units failed (the failure summary says why),
+2 when the run was stopped (dead endpoint, refused key or model) or could not start."""
 
 from __future__ import annotations
 
@@ -20,7 +24,6 @@ from annotate.local_teacher import LocalTeacher, LocalTeacherError
 from annotate.loop import ProgressCallback, RunSummary
 from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
 from annotate.run import annotate_units
-from annotate.teacher import TeacherFatal
 from curate.errors import UserError
 from curate.workspace import Workspace
 from schemas import Decision, KernelUnit, oversized, read_records
@@ -28,6 +31,7 @@ from schemas.runs import AnnotateRun
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 NO_KEY = "no-key-needed"  # what local servers get when no key is configured (they ignore it)
+UNITS_FAILED_EXIT = 3  # the run finished, but some selected units have no judged answer
 
 
 @dataclass(slots=True)
@@ -128,10 +132,6 @@ def run_annotate(
                 progress or contextlib.nullcontext() as bar,
             ):
                 summary = annotate_units(units, endpoint, verifiers, ws.journal, api_key, progress=bar)
-        except TeacherFatal as exc:
-            raise UserError(
-                f"the teacher refused the run ({exc.message}); check --base-url, --model and the key"
-            ) from None
         except JournalError as exc:
             raise UserError(str(exc)) from None
         finally:
@@ -140,7 +140,7 @@ def run_annotate(
             ws.record_run(
                 AnnotateRun(
                     config=config.as_record(),
-                    completed=summary is not None,
+                    completed=summary is not None and not summary.stopped,
                     summary=summary.as_dict() if summary else None,
                     verifiers=[v.name for v in verifiers],
                 )
