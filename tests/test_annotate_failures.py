@@ -124,12 +124,12 @@ def test_a_failed_rerun_never_replaces_a_judged_answer(server: OpenAIServer, tmp
         "annotate", "-w", str(ws), "--base-url", dead, "--model", "m", "--temperature", "0.9",
         "--response-format", "json_schema", *FAST,
     )  # fmt: skip
-    assert again.returncode == 3, again.stderr
-    assert "2 x connection error" in again.stderr
     after = {a.unit_id: a for a in read_records(ws / "annotations.parquet", Annotation)}
     assert {u: (a.verdict, a.reasoning) for u, a in after.items()} == {
         u: (a.verdict, a.reasoning) for u, a in before.items()
     }
+    assert again.returncode == 3, again.stderr
+    assert "2 x connection error" in again.stderr
     with sqlite3.connect(ws / "annotate.sqlite") as db:  # the journal keeps the failure too
         history = db.execute(
             "SELECT unit_id, verdict, reason FROM outcomes ORDER BY unit_id, verdict"
