@@ -74,14 +74,19 @@ def read_api_key(config: AnnotateConfig) -> str:
 
 
 @contextlib.contextmanager
-def teacher_endpoint(config: AnnotateConfig) -> Iterator[AnnotateConfig]:
-    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block."""
+def teacher_endpoint(config: AnnotateConfig, record: dict[str, object]) -> Iterator[AnnotateConfig]:
+    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block.
+    `record` is filled with the configuration as the run really used it (the local server's real
+    endpoint and model), for meta.json and the dataset card."""
     if config.teacher != "local":
+        record.update(config.as_record())
         yield config
         return
     try:
         with LocalTeacher(config) as local:
-            yield dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
+            endpoint = dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
+            record.update(endpoint.as_record(), **local.describe())
+            yield endpoint
     except LocalTeacherError as exc:
         raise UserError(str(exc)) from None
 
@@ -125,10 +130,11 @@ def run_annotate(
     verifiers = default_verifiers(verify_config)
     names = verifier_names(verifiers)
     summary: RunSummary | None = None
+    used: dict[str, object] = {}  # the configuration as the run used it (the teacher's real endpoint)
     with ws.locked():
         try:
             with (
-                teacher_endpoint(config) as endpoint,
+                teacher_endpoint(config, used) as endpoint,
                 progress or contextlib.nullcontext() as bar,
             ):
                 summary = annotate_units(units, endpoint, verifiers, ws.journal, api_key, progress=bar)
@@ -139,7 +145,7 @@ def run_annotate(
             counts = export_journal(ws) if ws.journal.exists() else ExportCounts(0, 0, {})
             ws.record_run(
                 AnnotateRun(
-                    config=config.as_record(),
+                    config=used or config.as_record(),
                     completed=summary is not None and not summary.stopped,
                     summary=summary.as_dict() if summary else None,
                     verifiers=[v.name for v in verifiers],
