@@ -52,19 +52,21 @@ def endpoint_key(base_url: str) -> str:
 
 
 async def choose_format(
-    config: AnnotateConfig, client: TeacherClient, journal: Journal, now: str
+    config: AnnotateConfig, client: TeacherClient, journal: Journal | None, now: str
 ) -> FormatChoice:
+    """The answer format of this run; `journal` (when given) remembers it per endpoint and model."""
     if config.response_format != "auto":
         return FormatChoice(config.response_format, "option", can_fall_back=False)
     if config.teacher == "local":
         # Our own llama-cpp-python server: json_object with a schema is its grammar-constrained JSON.
         return FormatChoice("json_object", "local", can_fall_back=True)
     key = endpoint_key(config.base_url)
-    remembered = journal.endpoint_format(key, config.model)
+    remembered = journal.endpoint_format(key, config.model) if journal is not None else None
     if remembered in FORMATS_BY_RICHNESS:
-        return FormatChoice(remembered, "journal", can_fall_back=True)
+        return FormatChoice(str(remembered), "journal", can_fall_back=True)
     choice = await probe_format(config, client)
-    journal.remember_format(key, config.model, choice.response_format, now, "; ".join(choice.refusals))
+    if journal is not None:
+        journal.remember_format(key, config.model, choice.response_format, now, "; ".join(choice.refusals))
     return choice
 
 

@@ -74,10 +74,13 @@ def read_api_key(config: AnnotateConfig) -> str:
 
 
 @contextlib.contextmanager
-def teacher_endpoint(config: AnnotateConfig, record: dict[str, object]) -> Iterator[AnnotateConfig]:
+def teacher_endpoint(
+    config: AnnotateConfig, record: dict[str, object] | None = None
+) -> Iterator[AnnotateConfig]:
     """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block.
     `record` is filled with the configuration as the run really used it (the local server's real
     endpoint and model), for meta.json and the dataset card."""
+    record = {} if record is None else record
     if config.teacher != "local":
         record.update(config.as_record())
         yield config
