@@ -395,8 +395,14 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
     licences = Counter(i.license for i in items if i.verdict == "accepted")
     sources = sorted({(i.source, i.origin_url or "local", i.commit or "-") for i in items})
     out = ["## Knowledge component", ""]
+    published = "knowledge" in inputs.configs
     out += [
-        "The `knowledge` config holds questions a kernel developer could ask, each with the teacher's reasoning "
+        (
+            "The `knowledge` config holds"
+            if published
+            else "No `knowledge` config is published: no question passed. It would hold"
+        )
+        + " questions a kernel developer could ask, each with the teacher's reasoning "
         "and answer grounded in one section of the AscendC documentation (`curate ingest-docs`, "
         "`curate annotate --task knowledge`). An answer is kept only when every API it names is in its section "
         "or the API catalog, every prototype and parameter it states matches the section, its quoted code passes "
@@ -407,9 +413,9 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
         "",
         *_table(["documentation source", "origin", "commit"], [[s, o, f"`{c}`"] for s, o, c in sources]),
         "",
-        *_table(["licence", "questions published"], sorted(licences.items())),
-        "",
     ]
+    if licences:
+        out += [*_table(["licence", "questions published"], sorted(licences.items())), ""]
     return out
 
 
