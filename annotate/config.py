@@ -39,7 +39,7 @@ class AnnotateConfig:
     top_p: float = 1.0
     max_tokens: int = 0  # 0: 4096 (openai), 768 (local)
     seed: int | None = None
-    response_format: str = "auto"  # auto | json_schema | json_object | tagged
+    response_format: str = "auto"  # auto (probe the server once) | json_schema | json_object | tagged
     prompt_style: str = "auto"  # auto | full | compact (compact: short prompt, truncated code)
     max_code_chars: int = 0  # 0: 24000 (full), 2400 (compact)
     # Transport.
@@ -48,6 +48,7 @@ class AnnotateConfig:
     tpm: int = 0  # tokens per minute (prompt + completion), 0 = no limit
     timeout_s: float = 0.0  # per request; 0: 120 (openai), 600 (local)
     retries: int = 6  # per request, on 429 / 5xx / timeouts / connection errors / malformed bodies
+    stop_after_failures: int = 3  # units failing in a row on the endpoint that stop the run; 0 = never
     backoff_base_s: float = 1.0
     backoff_max_s: float = 60.0
     # The task.
@@ -68,16 +69,11 @@ class AnnotateConfig:
         """A copy with every "auto" value decided for the chosen teacher."""
         local = self.teacher == "local"
         style = self.prompt_style if self.prompt_style != "auto" else ("compact" if local else "full")
-        fmt = self.response_format
-        if fmt == "auto":
-            # llama-cpp-python turns a json_object schema into a grammar; hosted APIs speak json_schema.
-            fmt = "json_object" if local else "json_schema"
         return dataclasses.replace(
             self,
             model=LOCAL_MODEL_ALIAS if local else self.model,
             max_tokens=self.max_tokens or (768 if local else 4096),
             prompt_style=style,
-            response_format=fmt,
             max_code_chars=self.max_code_chars or (2400 if style == "compact" else 24000),
             concurrency=self.concurrency or (1 if local else 16),
             timeout_s=self.timeout_s or (600.0 if local else 120.0),
@@ -100,6 +96,7 @@ class AnnotateConfig:
             "retries",
             "limit",
             "max_unit_lines",
+            "stop_after_failures",
         )
         for name in (*non_negative, "format_retries", "max_rounds", "local_threads"):
             if getattr(self, name) < 0:

@@ -10,7 +10,10 @@ Beside the cache:
 - `units`: each unit the loop started, with its instruction and answer (the real code);
 - `attempts`: each teacher response judged for a unit, with its round, verdict and diagnostics
   (rejected attempts are kept: preference pairs are built from them);
-- `results`: the final verdict per unit (latest run wins);
+- `results`: the final verdict per unit: the latest judged (accepted or rejected) one, or the
+  latest failure of a unit never judged. A failed run never replaces a judged answer;
+- `outcomes`: every unit's verdict in every run, failures with their reason (the history);
+- `endpoints`: the answer format each endpoint and model accepted (decided once, reused by reruns);
 - `runs`: each run's configuration (never the API key) and summary.
 `annotations.parquet` and `attempts.parquet` are rebuilt from these tables.
 """
@@ -53,7 +56,14 @@ CREATE TABLE IF NOT EXISTS results (
     prompt_version TEXT NOT NULL, generation_params TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
     completion_tokens INTEGER NOT NULL, latency_s REAL NOT NULL, created_at TEXT NOT NULL,
     run_id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outcomes (
+    unit_id TEXT NOT NULL, run_id TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT NOT NULL,
+    diagnostics TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (unit_id, run_id));
+CREATE TABLE IF NOT EXISTS endpoints (
+    base_url TEXT NOT NULL, model TEXT NOT NULL, response_format TEXT NOT NULL, decided_at TEXT NOT NULL,
+    detail TEXT NOT NULL, PRIMARY KEY (base_url, model));
 """
+JUDGED = ("accepted", "rejected")
 
 
 class JournalError(Exception):
@@ -104,6 +114,9 @@ class Journal:
             # default (every 1000 pages) would sync every few dozen replies.
             self.db.execute("PRAGMA wal_autocheckpoint=8000")
             self.db.executescript(_SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(responses)")}
+            if "reasoning" not in columns:  # journals written before reasoning models were kept
+                self.db.execute("ALTER TABLE responses ADD COLUMN reasoning TEXT NOT NULL DEFAULT ''")
             row = self.db.execute("SELECT value FROM meta WHERE key='journal_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{path} is not a usable annotation journal ({exc}); move it away") from None
@@ -142,12 +155,12 @@ class Journal:
     def lookup(self, cache_key: str) -> StoredResponse | None:
         row = self.db.execute(
             "SELECT content, finish_reason, model, fingerprint, prompt_tokens, completion_tokens, latency_s,"
-            " created_at FROM responses WHERE cache_key=?",
+            " reasoning, created_at FROM responses WHERE cache_key=?",
             (cache_key,),
         ).fetchone()
         if row is None:
             return None
-        return StoredResponse(TeacherReply(*row[:7]), row[7])
+        return StoredResponse(TeacherReply(*row[:8]), row[8])
 
     def put_response(
         self,
@@ -160,7 +173,9 @@ class Journal:
         run_id: str,
     ) -> None:
         self.db.execute(
-            "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO responses (cache_key, unit_id, round, request, content, finish_reason, model,"
+            " fingerprint, prompt_tokens, completion_tokens, latency_s, created_at, run_id, reasoning)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 cache_key,
                 unit_id,
@@ -175,7 +190,21 @@ class Journal:
                 reply.latency_s,
                 created_at,
                 run_id,
+                reply.reasoning,
             ),
+        )
+
+    # -- the answer format each endpoint accepts ------------------------------------------------
+    def endpoint_format(self, base_url: str, model: str) -> str | None:
+        row = self.db.execute(
+            "SELECT response_format FROM endpoints WHERE base_url=? AND model=?", (base_url, model)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def remember_format(self, base_url: str, model: str, response_format: str, at: str, detail: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO endpoints VALUES (?, ?, ?, ?, ?)",
+            (base_url, model, response_format, at, detail),
         )
 
     # -- units, attempts, results ---------------------------------------------------------------
@@ -211,7 +240,25 @@ class Journal:
             ),
         )
 
-    def put_result(self, result: UnitResult, run_id: str) -> None:
+    def put_result(self, result: UnitResult, run_id: str, reason: str = "") -> bool:
+        """Record a unit's verdict of this run in its history, and as its result unless it failed
+        and the unit already has a judged answer (a failure never replaces one). True when the
+        result row was written."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                result.unit_id,
+                run_id,
+                result.verdict,
+                reason,
+                diagnostics_json(result.diagnostics),
+                result.created_at,
+            ),
+        )
+        if result.verdict not in JUDGED:
+            row = self.db.execute("SELECT verdict FROM results WHERE unit_id=?", (result.unit_id,)).fetchone()
+            if row is not None and row[0] in JUDGED:
+                return False
         self.db.execute(
             "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -231,10 +278,11 @@ class Journal:
                 run_id,
             ),
         )
+        return True
 
     # -- reading back ---------------------------------------------------------------------------
     def count(self, table: str) -> int:
-        if table not in ("responses", "units", "attempts", "results", "runs"):
+        if table not in ("responses", "units", "attempts", "results", "outcomes", "endpoints", "runs"):
             raise ValueError(table)
         return int(self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 

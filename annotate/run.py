@@ -1,8 +1,10 @@
 """Entry points of the annotation stage: run the loop over units with a journal and a teacher.
 
 `annotate_units` is what the CLI (and tests, and `curate verify`'s feedback runs) call: it opens
-the journal, records the run, builds the teacher client from the resolved configuration, runs
-`loop.AnnotationRun`, and always closes what it opened.
+the journal, records the run, builds the teacher client from the resolved configuration, decides
+the answer format (`negotiate.choose_format`), runs `loop.AnnotationRun`, and always closes what it
+opened. A run the teacher stops (a refused key, a dead endpoint, a refused model) returns its
+summary with `stopped` saying what to fix; the units done so far are in the journal.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from annotate.config import AnnotateConfig
 from annotate.journal import Journal
 from annotate.limits import RateLimiter
 from annotate.loop import AnnotationRun, ProgressCallback, RunSummary, now_iso
-from annotate.teacher import TeacherClient
+from annotate.negotiate import choose_format
+from annotate.teacher import TeacherClient, TeacherFatal
 from schemas import KernelUnit
 from schemas.verdicts import Verifier
 
@@ -49,11 +52,18 @@ async def annotate_async(
         limiter=limiter,
         concurrency=config.concurrency,
     )
-    run = AnnotationRun(config, verifiers, journal, client, run_id, progress)
+    summary = RunSummary(units=len(units), pending=len(units))
     try:
+        choice = await choose_format(config, client, journal, now_iso())
+        run = AnnotationRun(config, verifiers, journal, client, run_id, progress, choice)
+        summary = run.summary
         return await run.run(units)
+    except TeacherFatal as stop:
+        summary.stopped = client.redact(stop.message)
+        return summary
     finally:
-        journal.finish_run(run_id, now_iso(), run.summary.as_dict())
+        summary.http_requests = client.stats.sent
+        journal.finish_run(run_id, now_iso(), summary.as_dict())
         await client.close()
 
 

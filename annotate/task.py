@@ -225,7 +225,15 @@ def answer_schema(max_chars: int = 0) -> dict[str, Any]:
     }
 
 
-def response_format_param(response_format: str, style: str) -> dict[str, Any] | None:
+def compact_section_chars(max_tokens: int) -> int:
+    """The per-section length bound of the compact grammar: the seven sections and their JSON must
+    close within max_tokens (about 3.2 characters a token, 80 tokens of keys and punctuation)."""
+    if max_tokens <= 0:
+        return COMPACT_SECTION_CHARS
+    return max(24, min(COMPACT_SECTION_CHARS, (max_tokens - 80) * 16 // (5 * len(SECTION_KEYS))))
+
+
+def response_format_param(response_format: str, style: str, max_tokens: int = 0) -> dict[str, Any] | None:
     """The `response_format` request field for a format mode (None: tagged sections, no field)."""
     if response_format == "json_schema":
         return {
@@ -236,7 +244,7 @@ def response_format_param(response_format: str, style: str) -> dict[str, Any] | 
         # llama.cpp-style: a schema inside json_object becomes a decoding grammar.
         return {
             "type": "json_object",
-            "schema": answer_schema(COMPACT_SECTION_CHARS if style == "compact" else 0),
+            "schema": answer_schema(compact_section_chars(max_tokens) if style == "compact" else 0),
         }
     return None
 
@@ -311,6 +319,10 @@ def parse(unit: KernelUnit, content: str, finish_reason: str) -> ParsedAnswer:
         raise ParseError("the answer was cut off at max_tokens (finish_reason=length)")
     if finish_reason == "content_filter":
         raise ParseError("the answer was withheld by the server's content filter")
+    if finish_reason == "refusal":
+        raise ParseError(f"the model declined to answer: {content.strip()[:200]}")
+    if finish_reason == "abort":
+        raise ParseError("the server aborted the generation (finish_reason=abort)")
     text = content.strip()
     fenced = re.match(r"^```[a-zA-Z]*\n(.*?)\n?```$", text, re.DOTALL)
     if fenced:

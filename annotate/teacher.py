@@ -1,10 +1,21 @@
 """The transport to the teacher: one chat completion, with retries, backoff, limits and a timeout.
 
 It knows nothing about kernels or prompts. It uses the `openai` SDK against any OpenAI-compatible
-endpoint (OpenAI, DeepSeek-style hosted APIs, vLLM, SGLang, llama.cpp), with the SDK's own retries
-turned off so that this module decides: 429 / 408 / 409 / 5xx / timeouts / connection errors /
-malformed bodies are retried with exponential backoff and jitter, honouring `Retry-After` (and
-pausing every worker, not only the one that was told to wait); other 4xx are final.
+endpoint (OpenAI, DeepSeek-style hosted APIs, vLLM, SGLang, Ollama, llama.cpp), with the SDK's own
+retries turned off so that this module decides. The body is read as plain JSON, because servers
+differ in what they put there: `reasoning_content` (vLLM, SGLang) or `reasoning` (Ollama, newer
+vLLM) beside `content`, `refusal` (OpenAI), no `usage`, an error object inside an HTTP 200 (gateways).
+
+How each answer is classified:
+- 429 / 408 / 409, other 5xx, timeouts, connection errors, malformed bodies: transient, retried with
+  exponential backoff and jitter, honouring `Retry-After` (and pausing every worker). Until the
+  endpoint has answered once, a refused connection is given up after one retry: nothing listens.
+- a refusal of the `response_format` field, in whatever shape the server sends it (400, 422, a 500
+  validation error as llama-cpp-python's server answers `json_schema`, or an error inside a 200):
+  `FormatUnsupported`, never retried; the caller steps down to a simpler format.
+- a request the server refused as invalid (other 4xx, a 5xx that is a validation error, a prompt
+  over the context window): final for that request, never retried.
+- 401/403 (the key) and 404 (the URL or the model): `TeacherFatal`, the run stops.
 
 The API key is passed in by the caller (read from the environment by the CLI) and is removed
 from every error message this module produces, in case a server echoes it back.
@@ -27,6 +38,18 @@ from annotate.limits import RateLimiter
 RETRYABLE_STATUS = {408, 409, 429}
 MAX_RETRY_AFTER_S = 600.0
 CONNECTIONS_PER_CLIENT = 8
+# What a server's refusal of the response_format field talks about (in its message or body).
+FORMAT_WORDS = ("response_format", "json_schema", "json_object", "grammar")
+# A 5xx whose body says this: the request itself was refused as invalid, asking again cannot help.
+VALIDATION_WORDS = ("validation error", "literal_error", "input should be", "invalid_request_error")
+CONTEXT_WORDS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context window",
+    "context length",
+    "context size",
+)
+FORMAT_REFUSAL_STATUS = {400, 422, 500, 501}
 
 
 @dataclass(slots=True)
@@ -35,36 +58,61 @@ class TeacherReply:
     finish_reason: str
     model: str
     fingerprint: str
-    prompt_tokens: int
+    prompt_tokens: int  # 0 when the server reports no usage
     completion_tokens: int
     latency_s: float
+    reasoning: str = ""  # a reasoning model's own thinking (reasoning_content / reasoning), kept aside
 
 
 class TeacherError(Exception):
-    """A request that failed for good (after retries, or a non-retryable error)."""
+    """A request that failed for good (after retries, or a non-retryable error).
 
-    def __init__(self, kind: str, message: str) -> None:
+    `kind` says what failed (transport, http, context, format, auth, not_found, stopped); `reason`
+    is short and stable (no request ids, no server text), so failures of a run can be grouped.
+    """
+
+    def __init__(self, kind: str, message: str, reason: str = "") -> None:
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.message = message
+        self.reason = reason or kind
 
 
 class FormatUnsupported(TeacherError):
-    """The server refused the `response_format` field (HTTP 400/422 on a structured request)."""
+    """The server refused the `response_format` field of a structured request."""
 
 
 class TeacherFatal(TeacherError):
-    """No request can succeed (bad key, wrong URL or model): the run should stop."""
+    """No request can succeed (bad key, wrong URL or model, a dead endpoint): the run stops.
+    The message says what to fix."""
 
 
 @dataclass
 class TransportStats:
+    sent: int = 0  # HTTP requests sent: every attempt, retries and format probes included
     retries: int = 0
     rate_limited: int = 0
     timeouts: int = 0
     server_errors: int = 0
     malformed: int = 0
     connection_errors: int = 0
+
+
+def what_to_fix(reason: str, base_url: str) -> str:
+    """The one thing to do about a failure reason that hit unit after unit."""
+    if reason == "connection error":
+        return f"nothing answers at {base_url}: start the server or fix --base-url"
+    if reason == "timeout":
+        return "the teacher does not answer in time: raise --timeout or lower --concurrency"
+    if reason.startswith("rate limited"):
+        return "the teacher keeps rate-limiting: lower --concurrency or set --rpm / --tpm"
+    if reason == "malformed response":
+        return f"{base_url} does not answer like an OpenAI chat-completions API: check --base-url (it usually ends in /v1)"
+    if reason == "context window exceeded":
+        return "the prompts do not fit the server's context: use --prompt-style compact, lower --max-code-chars or --max-tokens, or give the server a larger context"
+    if reason.startswith("server error"):
+        return "the teacher's server keeps failing: see its log"
+    return "the teacher refuses these requests: check --model and the generation options"
 
 
 def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
@@ -105,6 +153,7 @@ class TeacherClient:
         limiter: RateLimiter,
         concurrency: int,
     ) -> None:
+        self.base_url = base_url
         self.model = model
         self.timeout_s = timeout_s
         self.retries = retries
@@ -112,6 +161,7 @@ class TeacherClient:
         self.backoff_max_s = backoff_max_s
         self.limiter = limiter
         self.stats = TransportStats()
+        self.answered = False  # the endpoint has answered at least once (with any HTTP status)
         self._secret = api_key
         self._slots = asyncio.Semaphore(concurrency)
         # Several SDK clients, used in turn: the HTTP pool scans every pooled connection (and
@@ -146,19 +196,27 @@ class TeacherClient:
         params: dict[str, Any],
         response_format: dict[str, Any] | None,
         estimated_tokens: int,
+        retries: int | None = None,
     ) -> TeacherReply:
         """One chat completion, retried until it succeeds, fails for good, or retries run out."""
-        last = "no attempt made"
-        for attempt in range(self.retries + 1):
+        budget = self.retries if retries is None else retries
+        last = _Retry("no attempt made", "no attempt made")
+        attempts = 0
+        for attempt in range(budget + 1):
+            attempts = attempt + 1
             await self.limiter.acquire(estimated_tokens)
             try:
                 async with self._slots:
                     reply = await self._send(messages, params, response_format)
-                self.limiter.settle(estimated_tokens, reply.prompt_tokens + reply.completion_tokens)
+                spent = reply.prompt_tokens + reply.completion_tokens
+                self.limiter.settle(estimated_tokens, spent or estimated_tokens)  # no usage: the estimate
                 return reply
             except _Retry as retry:
-                last = retry.reason
-                if attempt == self.retries:
+                last = retry
+                nothing_listens = (
+                    retry.reason_key == "connection error" and not self.answered and attempt >= 1
+                )
+                if attempt == budget or nothing_listens:
                     break
                 self.stats.retries += 1
                 delay = self._backoff(attempt)
@@ -166,7 +224,9 @@ class TeacherClient:
                     delay = min(retry.after, MAX_RETRY_AFTER_S) * random.uniform(1.0, 1.1)
                     self.limiter.pause_until(time.monotonic() + delay)
                 await asyncio.sleep(delay)
-        raise TeacherError("transport", f"gave up after {self.retries + 1} attempts; last error: {last}")
+        raise TeacherError(
+            "transport", f"gave up after {attempts} attempts; last error: {last.message}", last.reason_key
+        )
 
     async def _send(
         self, messages: list[dict[str, str]], params: dict[str, Any], response_format: dict[str, Any] | None
@@ -178,57 +238,140 @@ class TeacherClient:
             body["response_format"] = response_format
         self._turn = (self._turn + 1) % len(self._clients)
         client = self._clients[self._turn]
+        self.stats.sent += 1
         started = time.perf_counter()
         try:
             async with asyncio.timeout(self.timeout_s + 1.0):  # a server that trickles bytes
-                completion = await client.chat.completions.create(
+                raw = await client.chat.completions.with_raw_response.create(
                     model=self.model, messages=[], extra_body=body
                 )
+                payload = raw.http_response.content
         except (TimeoutError, openai.APITimeoutError):
             self.stats.timeouts += 1
-            raise _Retry(f"no answer within {self.timeout_s:g} s") from None
+            raise _Retry(f"no answer within {self.timeout_s:g} s", "timeout") from None
         except openai.APIConnectionError as exc:
             self.stats.connection_errors += 1
-            raise _Retry(f"connection error: {self.redact(str(exc))}") from None
+            raise _Retry(f"connection error: {self.redact(str(exc))}", "connection error") from None
         except openai.APIStatusError as exc:
-            raise self._status_error(exc, response_format is not None) from None
-        except (json.JSONDecodeError, openai.APIResponseValidationError) as exc:
-            self.stats.malformed += 1
-            raise _Retry(f"malformed response body: {self.redact(str(exc))[:200]}") from None
+            self.answered = True
+            said = f"{exc.message} {json.dumps(exc.body) if exc.body is not None else ''}"
+            error = self._refused(
+                exc.status_code, str(exc.message), said, exc.response.headers, response_format
+            )
+            raise error from None
+        self.answered = True
         latency = time.perf_counter() - started
-        choices = getattr(completion, "choices", None)
-        if not choices or getattr(choices[0], "message", None) is None:
+        try:
+            data = json.loads(payload)
+        except (json.JSONDecodeError, UnicodeDecodeError):
             self.stats.malformed += 1
-            raise _Retry("malformed response: no choices[0].message in the body")
+            text = self.redact(payload[:200].decode("utf-8", "replace"))
+            raise _Retry(f"malformed response body (not JSON): {text}", "malformed response") from None
+        embedded = _embedded_error(data)
+        if embedded is not None:  # an error object inside an HTTP 200 (gateways, some serverless hosts)
+            status, said = embedded
+            raise self._refused(status, said, json.dumps(data), None, response_format)
+        return self._reply(data, latency)
+
+    def _reply(self, data: dict[str, Any], latency: float) -> TeacherReply:
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            choices = [{}]
         choice = choices[0]
-        usage = completion.usage
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            self.stats.malformed += 1
+            raise _Retry("malformed response: no choices[0].message in the body", "malformed response")
+        usage: dict[str, Any] = data["usage"] if isinstance(data.get("usage"), dict) else {}
+        content = _text(message.get("content"))
+        finish_reason = str(choice.get("finish_reason") or "")
+        if not content and _text(message.get("refusal")):
+            finish_reason = "refusal"  # OpenAI: the model declined; the text is in `refusal`
+            content = _text(message.get("refusal"))
         return TeacherReply(
-            content=choice.message.content or "",
-            finish_reason=str(choice.finish_reason or ""),
-            model=str(completion.model or self.model),
-            fingerprint=str(getattr(completion, "system_fingerprint", "") or ""),
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            content=content,
+            finish_reason=finish_reason,
+            model=str(data.get("model") or self.model),
+            fingerprint=str(data.get("system_fingerprint") or ""),
+            prompt_tokens=_count(usage.get("prompt_tokens")),
+            completion_tokens=_count(usage.get("completion_tokens")),
             latency_s=latency,
+            reasoning=_text(message.get("reasoning_content") or message.get("reasoning")),
         )
 
-    def _status_error(self, exc: openai.APIStatusError, structured: bool) -> Exception:
-        status = exc.status_code
-        message = self.redact(str(exc.message))[:300]
+    def _refused(
+        self, status: int, message: str, said: str, headers: Any, response_format: dict[str, Any] | None
+    ) -> Exception:
+        """The exception for an error answer: a format refusal, retryable, final, or fatal."""
+        text = self.redact(" ".join(message.split()))[:300]
+        lowered = said.lower()
+        if (
+            response_format is not None
+            and status in FORMAT_REFUSAL_STATUS
+            and any(word in lowered for word in FORMAT_WORDS)
+        ):
+            return FormatUnsupported(
+                "format",
+                f"HTTP {status}: the server refuses response_format {response_format.get('type')!r} ({text})",
+                f"response_format refused (HTTP {status})",
+            )
         if status == 429:
             self.stats.rate_limited += 1
-            return _Retry(f"HTTP 429 rate limited: {message}", parse_retry_after(exc.response.headers))
+            return _Retry(f"HTTP 429 rate limited: {text}", "rate limited (HTTP 429)", _retry_after(headers))
+        if status in (401, 403):
+            return TeacherFatal(
+                "auth",
+                f"HTTP {status}: the teacher refused the API key ({text}); check the key and --api-key-env",
+            )
+        if status == 404:
+            return TeacherFatal("not_found", f"HTTP 404: wrong --base-url or unknown --model ({text})")
+        if any(word in lowered for word in CONTEXT_WORDS):
+            return TeacherError("context", f"HTTP {status}: {text}", "context window exceeded")
+        if status >= 500 and any(word in lowered for word in VALIDATION_WORDS):
+            return TeacherError(
+                "http",
+                f"HTTP {status}: the server refused the request as invalid ({text})",
+                f"request refused (HTTP {status})",
+            )
         if status >= 500 or status in RETRYABLE_STATUS:
             self.stats.server_errors += 1
-            return _Retry(f"HTTP {status}: {message}", parse_retry_after(exc.response.headers))
-        said = f"{exc.message} {exc.body}".lower()
-        if status in (400, 422) and structured and any(w in said for w in ("response_format", "json_schema")):
-            return FormatUnsupported("format", f"HTTP {status}: the server does not accept response_format")
-        if status in (401, 403):
-            return TeacherFatal("auth", f"HTTP {status}: the teacher refused the API key ({message})")
-        if status == 404:
-            return TeacherFatal("not_found", f"HTTP 404: wrong --base-url or unknown --model ({message})")
-        return TeacherError("http", f"HTTP {status}: {message}")
+            return _Retry(f"HTTP {status}: {text}", f"server error (HTTP {status})", _retry_after(headers))
+        return TeacherError("http", f"HTTP {status}: {text}", f"request refused (HTTP {status})")
+
+
+def _retry_after(headers: Any) -> float | None:
+    return parse_retry_after(headers) if headers is not None else None
+
+
+def _embedded_error(data: Any) -> tuple[int, str] | None:
+    """(status, message) of an error object sent with HTTP 200, or None for a normal body."""
+    if not isinstance(data, dict):
+        return (502, "the body is not a JSON object")
+    error = data.get("error")
+    if data.get("object") == "error":
+        error = data
+    if not error or data.get("choices"):
+        return None
+    if isinstance(error, str):
+        return (500, error)
+    if not isinstance(error, dict):
+        return (500, str(error))
+    code = error.get("code")
+    status = code if isinstance(code, int) and 400 <= code < 600 else 500
+    return (status, str(error.get("message") or error))
+
+
+def _text(value: Any) -> str:
+    """Message content as text: a string, or a list of content parts (some servers send parts)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(str(p.get("text") or "") if isinstance(p, dict) else str(p) for p in value)
+    return ""
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 def _plain_http_client() -> Any:
@@ -238,7 +381,8 @@ def _plain_http_client() -> Any:
 
 
 class _Retry(Exception):
-    def __init__(self, reason: str, after: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, message: str, reason_key: str, after: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason_key = reason_key  # short and stable, for the failure summary
         self.after = after

@@ -264,6 +264,9 @@ class DatasetRow:
     rounds: int = 0  # teacher rounds until the verdict (1 = first answer)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # The verifier's findings on the published reasoning: a column of the `rejected` config (why
+    # the answer was rejected), not of `raw`.
+    diagnostics: list[Diagnostic] = field(default_factory=list)
     # Workspace only (not a published column): train | validation, from a hash of the operator.
     split: str = "train"
 

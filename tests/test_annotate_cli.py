@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from annotate.negotiate import PROBE_MESSAGES
 from curate.cli import app
 from schemas import Annotation, Decision, read_records, write_records
 from schemas.records import KernelUnit
@@ -85,11 +86,19 @@ def test_config_file_env_and_options_reach_the_requests(
         "failed": 0,
     }
     assert summary["prompt_tokens"] > 0 and summary["completion_tokens"] > 0
-    body = server.chat_requests()[0].body
+    # One probe picked the answer format (the server takes json_schema), then one request per unit.
+    assert (summary["response_format"], summary["response_format_source"], summary["http_requests"]) == (
+        "json_schema",
+        "probe",
+        4,
+    )
+    probe, body = server.chat_requests()[0].body, server.chat_requests()[-1].body
+    assert probe["messages"] == PROBE_MESSAGES and probe["response_format"]["type"] == "json_schema"
     assert (body["model"], body["temperature"], body["max_tokens"]) == ("toml-model", 0.5, 321)
     meta = json.loads((ws / "meta.json").read_text())
     [run] = [r for r in meta["runs"] if r["stage"] == "annotate"]
     assert run["config"]["model"] == "toml-model" and run["summary"]["accepted"] == 3
+    assert run["summary"]["response_format"] == "json_schema"
 
 
 def test_only_units_kept_by_dedup_are_annotated_and_export_only_rebuilds(
@@ -126,7 +135,7 @@ def test_only_units_kept_by_dedup_are_annotated_and_export_only_rebuilds(
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == {"annotations": 3, "attempts": 3, "accepted": 3}
     assert pq.read_table(ws / "attempts.parquet").num_rows == 3
-    assert server.chat_count() == 3
+    assert server.chat_count() == 4  # the format probe and one request per unit
 
 
 @pytest.mark.parametrize(
@@ -247,14 +256,15 @@ def test_sigkill_mid_run_then_resume_sends_no_duplicate(server: OpenAIServer, tm
 
     kept = _journaled_conversations(journal)
     sent_before_kill = server.chat_count()
-    lost_in_flight = sent_before_kill - len(kept)
+    probes = sum(1 for r in server.chat_requests() if r.messages == PROBE_MESSAGES)
+    lost_in_flight = sent_before_kill - probes - len(kept)
     assert len(kept) >= 12 and 0 <= lost_in_flight <= 4  # at most the requests in flight
 
     server.default = lambda request: Reply()
     rerun = curate(*args)
     assert rerun.returncode == 0, rerun.stderr
     summary = json.loads(rerun.stdout)
-    resent = server.chat_requests()[sent_before_kill:]
+    resent = server.chat_requests()[sent_before_kill:]  # no probe: the journal knows the format
     duplicates = [r for r in resent if json.dumps(r.messages, sort_keys=True) in kept]
     assert duplicates == []
     assert summary["cached"] == len(kept) and summary["requested"] == units - len(kept) == len(resent)

@@ -35,7 +35,9 @@ def run(
     verifiers: list[Verifier] | None = None,
     **overrides: Any,
 ) -> RunSummary:
-    settings = {"model": "test-model", "concurrency": 4, "backoff_base_s": 0.01, **overrides}
+    # An explicit answer format: the format probe of `auto` has its own tests (test_annotate_servers).
+    base = {"model": "test-model", "concurrency": 4, "backoff_base_s": 0.01, "response_format": "json_schema"}
+    settings = {**base, **overrides}
     config = AnnotateConfig(base_url=server.url, **settings)
     verifiers = [StructuralVerifier()] if verifiers is None else verifiers
     return annotate_units(units, config, verifiers, tmp_path / "annotate.sqlite", "k")

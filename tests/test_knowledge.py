@@ -209,6 +209,8 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
             "4",
             "--retries",
             "0",
+            "--response-format",  # no format probe: the pushed reply answers the chunk's request
+            "json_schema",
         )
         assert run.returncode == 0, run.stderr
         request = server.requests[-1]

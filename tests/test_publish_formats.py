@@ -29,11 +29,28 @@ def _all(tables: dict) -> list[dict]:  # type: ignore[type-arg]
 def test_raw_has_exactly_the_dataset_columns_and_no_workspace_split_column(built) -> None:  # type: ignore[no-untyped-def]
     _, result = built
     raw = config_tables(result.rows, result.pairs, ["raw"])["raw"]
-    expected = [f for f in DatasetRow.__dataclass_fields__ if f != "split"]
+    expected = [f for f in DatasetRow.__dataclass_fields__ if f not in ("split", "diagnostics")]
     assert all(t.schema.names == expected for t in raw.values()) and RAW_SCHEMA.names == expected
     by_id = {r.id: r for r in result.rows}
     for row in _all(raw):
         assert row["reasoning"] == by_id[row["id"]].reasoning and row["apis"] == by_id[row["id"]].apis
+
+
+def test_rejected_rows_carry_the_verifier_diagnostics_of_each_row(built) -> None:  # type: ignore[no-untyped-def]
+    _, result = built
+    rejected = _all(config_tables(result.rows, result.pairs, ["raw"])["rejected"])
+    by_id = {r.id: r for r in result.rows}
+    assert rejected and all(by_id[row["id"]].verdict == "rejected" for row in rejected)
+    for row in rejected:
+        expected = [
+            {"check": d.check, "severity": d.severity, "message": d.message}
+            for d in by_id[row["id"]].diagnostics
+        ]
+        assert (
+            expected
+            and [{k: d[k] for k in ("check", "severity", "message")} for d in row["diagnostics"]] == expected
+        )
+        assert any(d["severity"] == "error" for d in row["diagnostics"])
 
 
 def test_alpaca_output_holds_reasoning_then_code_in_tagged_sections(built) -> None:  # type: ignore[no-untyped-def]

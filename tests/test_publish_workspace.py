@@ -386,6 +386,9 @@ def _annotation(spec: Spec, unit: KernelUnit) -> tuple[Annotation, list[Attempt]
     final_round = spec.rejected_rounds + 1
     verdict = spec.verdict
     reasoning = good if verdict == "accepted" else f"{bad}\n(final)"
+    # A rejected verdict always comes with the errors that rejected it (as the annotation loop writes).
+    why = [Diagnostic("grounding.api_exists", "error", f"AscendC::{spec.api}d does not exist")]
+    final_diagnostics = why if verdict == "rejected" else []
     if verdict in ("accepted", "rejected"):
         attempts.append(
             Attempt(
@@ -393,7 +396,7 @@ def _annotation(spec: Spec, unit: KernelUnit) -> tuple[Annotation, list[Attempt]
                 final_round,
                 reasoning,
                 verdict,
-                [],
+                final_diagnostics,
                 TEACHER,
                 PROMPT_VERSION,
                 "2025-06-09T10:00:00Z",
@@ -410,7 +413,7 @@ def _annotation(spec: Spec, unit: KernelUnit) -> tuple[Annotation, list[Attempt]
         attempts=final_round,
         diagnostics=[Diagnostic("grounding.numbers", "warning", "tile length not stated")]
         if verdict == "accepted"
-        else [],
+        else final_diagnostics,
         prompt_tokens=850 + len(spec.op),
         completion_tokens=610 + 3 * len(spec.op),
         latency_s=4.2,

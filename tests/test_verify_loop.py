@@ -33,7 +33,13 @@ def test_hallucinated_api_is_fed_back_and_the_corrected_answer_accepted(
     server: OpenAIServer, tmp_path: Path
 ) -> None:
     server.push(Reply.ok(json.dumps(HALLUCINATED)), Reply.ok(json.dumps(SECTIONS)))
-    config = AnnotateConfig(base_url=server.url, model="test-model", backoff_base_s=0.01, max_rounds=2)
+    config = AnnotateConfig(
+        base_url=server.url,
+        model="test-model",
+        backoff_base_s=0.01,
+        max_rounds=2,
+        response_format="json_schema",
+    )
     verifiers = default_verifiers(VerifyConfig(cann=False))
     assert verifier_names(verifiers) == "surface, grounding"
     summary = annotate_units([unit()], config, verifiers, tmp_path / "annotate.sqlite", "k")

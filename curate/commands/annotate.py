@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from collections.abc import Iterator
 from typing import Annotated, Any
 
@@ -17,12 +18,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from annotate.config import AnnotateConfig
 from annotate.export import ExportCounts
+from annotate.failures import report_lines
 from annotate.loop import RunSummary
 from annotate.reasoning import VerifyConfig
 from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
 from curate.config import load_config
 from curate.errors import UserError
-from curate.stages.annotate import run_annotate, run_export_only
+from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -70,7 +72,9 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
     return (
         f"annotated {summary.units} units in {summary.elapsed_s:.1f} s: {summary.accepted} accepted, "
         f"{summary.rejected} rejected, {summary.failed} failed, {summary.pending} pending; "
-        f"{summary.requested} requests sent, {summary.cached} from the journal, {summary.retries} retries; "
+        f"{summary.requested} answers received ({summary.http_requests} HTTP requests), "
+        f"{summary.cached} from the journal, {summary.retries} retries; "
+        f"answer format {summary.response_format or '-'} ({summary.response_format_source or '-'}); "
         f"tokens {summary.prompt_tokens} in / {summary.completion_tokens} out{cost}; verifiers: {verifiers}; "
         f"annotations.parquet {counts.annotations} rows, attempts.parquet {counts.attempts} rows"
     )
@@ -93,7 +97,10 @@ def annotate(
     max_tokens: Annotated[int | None, typer.Option(help="Completion token limit (0: per teacher).")] = None,
     seed: Annotated[int | None, typer.Option(help="Sampling seed, when the server supports it.")] = None,
     response_format: Annotated[
-        str | None, typer.Option(help="auto, json_schema, json_object (llama.cpp schema) or tagged.")
+        str | None,
+        typer.Option(
+            help="auto (ask the server once), json_schema, json_object (llama.cpp schema) or tagged."
+        ),
     ] = None,
     prompt_style: Annotated[
         str | None, typer.Option(help="auto, full or compact (short, code truncated).")
@@ -138,7 +145,10 @@ def annotate(
         typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3)."),
     ] = None,
 ) -> None:
-    """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it."""
+    """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it.
+
+    Exit status: 0 when every selected unit was judged, 3 when some failed (the failures are
+    summarised by reason on stderr), 2 when the run was stopped or could not start."""
     cli = {
         "teacher": teacher,
         "base_url": base_url,
@@ -195,8 +205,13 @@ def annotate(
             units=summary.units,
             pending=summary.pending,
             retries=summary.retries,
+            http_requests=summary.http_requests,
             cost=summary.cost,
             oversized=outcome.oversized,
+            response_format=summary.response_format,
+            response_format_source=summary.response_format_source,
+            failures=summary.failures,
+            stopped=summary.stopped,
         )
         print(json.dumps(record))
     else:
@@ -206,6 +221,11 @@ def annotate(
             else ""
         )
         print(summary_line(summary, counts, outcome.verifiers) + too_long)
+    if summary.stopped:
+        raise UserError(f"annotate stopped: {summary.stopped}")
+    if summary.failed:
+        print("\n".join(report_lines(summary.failures, summary.failed, summary.units)), file=sys.stderr)
+        raise typer.Exit(UNITS_FAILED_EXIT)
 
 
 def knowledge_task(ws: Workspace, cfg: AnnotateConfig, cli: dict[str, Any], config_file: Any) -> None:

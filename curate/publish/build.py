@@ -137,6 +137,7 @@ def _row(
         rounds=max(rounds, 1),
         prompt_tokens=ann.prompt_tokens,
         completion_tokens=ann.completion_tokens,
+        diagnostics=list(ann.diagnostics),
         split=split,
     )
 

@@ -17,15 +17,18 @@ from curate.publish import licenses
 from curate.publish.formats import ANSWER, SYSTEM_PROMPT, THINK
 from curate.publish.split import SPLITS
 from schemas import DatasetRow
-from schemas.runs import IngestRun, StageRun, run_from_json
+from schemas.runs import AnnotateRun, IngestRun, StageRun, run_from_json
 
+# Where `curate ingest examples/corpus` puts the project's own example kernels (paths are relative to
+# the repository root, which for the examples is the curate repository itself).
+EXAMPLES_PREFIX = "examples/corpus/"
 TAGS = ["code", "ascendc", "huawei-ascend", "npu", "kernel-generation", "chain-of-thought", "reasoning"]
 DESCRIPTIONS = {
     "raw": "every column: instruction, reasoning, answer, provenance, generation and verification",
     "alpaca": "instruction / input / output (reasoning and kernel in tagged sections)",
     "messages": "system / user / assistant conversation",
     "preference": "prompt / chosen / rejected from the verification rounds (DPO)",
-    "rejected": "raw rows whose reasoning the verifier rejected (not for supervised training)",
+    "rejected": "raw rows whose reasoning the verifier rejected, with its `diagnostics` (not for supervised training)",
     "knowledge": "questions on the AscendC documentation: instruction / input / output and messages",
 }
 COLUMNS = {
@@ -125,15 +128,27 @@ def _params(details: Mapping[str, Any]) -> str:
     return ", ".join(f"`{k}={json.dumps(v, sort_keys=True)}`" for k, v in sorted(details.items()))
 
 
+def from_examples(rows: Sequence[DatasetRow]) -> bool:
+    """Every row comes from curate's own example corpus (a local ingest of examples/corpus)."""
+    return bool(rows) and all(r.path.startswith(EXAMPLES_PREFIX) and not r.origin_url for r in rows)
+
+
 def _intro(inputs: CardInputs) -> list[str]:
     raw = inputs.configs.get("raw", {})
+    origin = (
+        "The kernels are curate's own example corpus (`examples/corpus` in the curate repository: small "
+        "AscendC samples kept to exercise the pipeline), not kernels collected from public operator "
+        "repositories: this dataset shows what the pipeline produces and is not meant as training data"
+        if from_examples(inputs.rows)
+        else "The kernels come from the operator repositories listed under Sources"
+    )
     return [
         f"# {inputs.pretty_name}",
         "",
-        f"{inputs.pretty_name} pairs real AscendC kernels for Huawei Ascend NPUs with a chain of thought that "
-        "leads from a task description to the kernel. The kernels come from public operator repositories, "
-        "parsed with libclang; near-duplicates and everything matching a benchmark's test answers were removed; "
-        "a teacher model wrote the reasoning and the toolchain checked it before it was kept.",
+        f"{inputs.pretty_name} pairs AscendC kernels for Huawei Ascend NPUs with a chain of thought that "
+        f"leads from a task description to the kernel. {origin}. They were parsed with libclang; "
+        "near-duplicates and everything matching a benchmark's test answers were removed; a teacher model "
+        "wrote the reasoning and the toolchain checked it.",
         "",
         (
             f"{sum(raw.values())} verified examples ({', '.join(f'{s}: {n}' for s, n in raw.items())})"
@@ -165,20 +180,38 @@ def _configs_section(inputs: CardInputs) -> list[str]:
         "Every config is split by a hash of the operator: all kernels of one operator are on the same side.",
         "",
     ]
-    out += [
-        "### Columns of `raw`",
-        "",
-        *_table(["column", "meaning"], [[f"`{k}`", v] for k, v in COLUMNS.items()]),
-        "",
-    ]
-    out += [
-        "### Target format",
-        "",
-        f"`alpaca` outputs, `messages` assistant turns and `preference` answers are `{THINK[0]}` reasoning "
-        f"`{THINK[1]}` followed by `{ANSWER[0]}` a fenced C++ block with the kernel `{ANSWER[1]}`. "
-        f"The system message of `messages` is: *{SYSTEM_PROMPT}*",
-        "",
-    ]
+    row_configs = [f"`{n}`" for n in ("raw", "rejected") if n in inputs.configs]
+    if row_configs:
+        columns = [[f"`{k}`", v] for k, v in COLUMNS.items()]
+        if "rejected" in inputs.configs:
+            columns.append(
+                ["`diagnostics` (`rejected` only)", "the verifier's findings: check, severity, message"]
+            )
+        out += [
+            f"### Columns of {' and '.join(row_configs)}",
+            "",
+            *_table(["column", "meaning"], columns),
+            "",
+        ]
+    targets = {
+        "alpaca": "`alpaca` outputs",
+        "messages": "`messages` assistant turns",
+        "preference": "`preference` answers",
+    }
+    present = [text for name, text in targets.items() if name in inputs.configs]
+    if present:
+        out += [
+            "### Target format",
+            "",
+            f"{', '.join(present)} are `{THINK[0]}` reasoning `{THINK[1]}` followed by `{ANSWER[0]}` a fenced "
+            f"C++ block with the kernel `{ANSWER[1]}`."
+            + (
+                f" The system message of `messages` is: *{SYSTEM_PROMPT}*"
+                if "messages" in inputs.configs
+                else ""
+            ),
+            "",
+        ]
     return out
 
 
@@ -239,6 +272,7 @@ def _generation_section(inputs: CardInputs) -> list[str]:
     ]
     params = summary.get("generation_params", [])
     out += [f"Generation parameters: {', '.join(f'`{p}`' for p in params) or 'not recorded'}."]
+    out += _endpoint_lines(inputs.meta)
     out += [f"Annotation run configuration: {_params(_last_run(inputs.meta, 'annotate'))}."]
     tokens = summary.get("tokens", {})
     out += [
@@ -265,6 +299,24 @@ def _generation_section(inputs: CardInputs) -> list[str]:
         "",
     ]
     return out
+
+
+def _endpoint_lines(meta: Mapping[str, Any]) -> list[str]:
+    """Where the last annotation run sent its requests: endpoint, model, server, answer format."""
+    runs = [r for r in _runs(meta) if isinstance(r, AnnotateRun)]
+    if not runs:
+        return []
+    config, summary = runs[-1].config, runs[-1].summary or {}
+    where = f"`{config.get('base_url', '?')}`, model `{config.get('model', '?')}`"
+    if config.get("teacher") == "local":
+        server = config.get("teacher_server") or "llama-cpp-python's server"
+        model_file = config.get("model_file") or "?"
+        where = f"{server} on loopback (`{config.get('base_url', '?')}` during the run), model `{model_file}`"
+        if config.get("model_package"):
+            where += f" from the PyPI package `{config['model_package']}`"
+    fmt = summary.get("response_format")
+    answer = f"; answers as `{fmt}` ({summary.get('response_format_source', '?')})" if fmt else ""
+    return [f"Teacher endpoint: {where}{answer}."]
 
 
 def _licence_section(inputs: CardInputs) -> list[str]:
@@ -303,17 +355,19 @@ def _licence_section(inputs: CardInputs) -> list[str]:
 
 
 def _category_section(inputs: CardInputs) -> list[str]:
-    accepted = [r for r in inputs.rows if r.verdict == "accepted"]
-    levels = sorted({r.level for r in accepted})
-    by = Counter((r.category, r.level) for r in accepted)
+    """Published rows by operator category and level (every row, with how many were accepted)."""
+    rows_in = list(inputs.rows)
+    levels = sorted({r.level for r in rows_in})
+    by = Counter((r.category, r.level) for r in rows_in)
+    accepted = Counter(r.category for r in rows_in if r.verdict == "accepted")
     rows = [
-        [c, *(by[(c, lv)] for lv in levels), sum(by[(c, lv)] for lv in levels)]
-        for c in sorted({r.category for r in accepted})
+        [c, *(by[(c, lv)] for lv in levels), sum(by[(c, lv)] for lv in levels), accepted[c]]
+        for c in sorted({r.category for r in rows_in})
     ]
     return [
         "## Categories and levels",
         "",
-        *_table(["category", *(f"level {lv}" for lv in levels), "total"], rows),
+        *_table(["category", *(f"level {lv}" for lv in levels), "rows", "accepted"], rows),
         "",
     ]
 
@@ -341,8 +395,14 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
     licences = Counter(i.license for i in items if i.verdict == "accepted")
     sources = sorted({(i.source, i.origin_url or "local", i.commit or "-") for i in items})
     out = ["## Knowledge component", ""]
+    published = "knowledge" in inputs.configs
     out += [
-        "The `knowledge` config holds questions a kernel developer could ask, each with the teacher's reasoning "
+        (
+            "The `knowledge` config holds"
+            if published
+            else "No `knowledge` config is published: no question passed. It would hold"
+        )
+        + " questions a kernel developer could ask, each with the teacher's reasoning "
         "and answer grounded in one section of the AscendC documentation (`curate ingest-docs`, "
         "`curate annotate --task knowledge`). An answer is kept only when every API it names is in its section "
         "or the API catalog, every prototype and parameter it states matches the section, its quoted code passes "
@@ -353,9 +413,9 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
         "",
         *_table(["documentation source", "origin", "commit"], [[s, o, f"`{c}`"] for s, o, c in sources]),
         "",
-        *_table(["licence", "questions published"], sorted(licences.items())),
-        "",
     ]
+    if licences:
+        out += [*_table(["licence", "questions published"], sorted(licences.items())), ""]
     return out
 
 

@@ -5,7 +5,8 @@
   tagged sections (LLaMA-Factory-style trainers read it as is);
 - `messages`: a system / user / assistant conversation (TRL's SFTTrainer and similar);
 - `preference`: prompt / chosen / rejected from the verification rounds (DPO);
-- `rejected`: raw rows whose reasoning the verifier rejected (only with `--include-rejected`).
+- `rejected`: raw rows whose reasoning the verifier rejected, with the verifier's diagnostics of
+  each row (only with `--include-rejected`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ SYSTEM_PROMPT = (
     "source inside <answer>...</answer>."
 )
 
-RAW_SCHEMA = pa.schema([f for f in arrow_schema(DatasetRow) if f.name != "split"])
+RAW_SCHEMA = pa.schema([f for f in arrow_schema(DatasetRow) if f.name not in ("split", "diagnostics")])
+REJECTED_SCHEMA = pa.schema([f for f in arrow_schema(DatasetRow) if f.name != "split"])
 ALPACA_SCHEMA = pa.schema(
     [("id", pa.string()), ("instruction", pa.string()), ("input", pa.string()), ("output", pa.string())]
 )
@@ -59,6 +61,12 @@ def parse_completion(text: str) -> tuple[str, str]:
 
 
 def _raw(row: DatasetRow) -> dict[str, Any]:
+    plain = to_rows([row])[0]
+    del plain["split"], plain["diagnostics"]
+    return plain
+
+
+def _rejected(row: DatasetRow) -> dict[str, Any]:
     plain = to_rows([row])[0]
     del plain["split"]
     return plain
@@ -172,5 +180,5 @@ def config_tables(
     }
     configs = {name: makers[name]() for name in formats}
     if rejected:
-        configs["rejected"] = _by_split(rejected, _raw, RAW_SCHEMA)
+        configs["rejected"] = _by_split(rejected, _rejected, REJECTED_SCHEMA)
     return {name: tables for name, tables in configs.items() if tables}

@@ -2,7 +2,11 @@
 the local one), run the annotation loop with the [verify] verifiers, and export the journal to
 annotations.parquet / attempts.parquet (also after a failure or Ctrl-C: partial results are
 results). The API key is read from the environment variable named by `api_key_env` and is never
-written anywhere."""
+written anywhere.
+
+Exit statuses of `curate annotate`: 0 when every selected unit was judged (accepted or rejected),
+`UNITS_FAILED_EXIT` (3) when the run finished but some units failed (the failure summary says why),
+2 when the run was stopped (dead endpoint, refused key or model) or could not start."""
 
 from __future__ import annotations
 
@@ -20,7 +24,6 @@ from annotate.local_teacher import LocalTeacher, LocalTeacherError
 from annotate.loop import ProgressCallback, RunSummary
 from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
 from annotate.run import annotate_units
-from annotate.teacher import TeacherFatal
 from curate.errors import UserError
 from curate.workspace import Workspace
 from schemas import Decision, KernelUnit, oversized, read_records
@@ -28,6 +31,7 @@ from schemas.runs import AnnotateRun
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 NO_KEY = "no-key-needed"  # what local servers get when no key is configured (they ignore it)
+UNITS_FAILED_EXIT = 3  # the run finished, but some selected units have no judged answer
 
 
 @dataclass(slots=True)
@@ -70,14 +74,22 @@ def read_api_key(config: AnnotateConfig) -> str:
 
 
 @contextlib.contextmanager
-def teacher_endpoint(config: AnnotateConfig) -> Iterator[AnnotateConfig]:
-    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block."""
+def teacher_endpoint(
+    config: AnnotateConfig, record: dict[str, object] | None = None
+) -> Iterator[AnnotateConfig]:
+    """The config pointing at the teacher: as given, or at a local llama.cpp server run for the block.
+    `record` is filled with the configuration as the run really used it (the local server's real
+    endpoint and model), for meta.json and the dataset card."""
+    record = {} if record is None else record
     if config.teacher != "local":
+        record.update(config.as_record())
         yield config
         return
     try:
         with LocalTeacher(config) as local:
-            yield dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
+            endpoint = dataclasses.replace(config, base_url=local.base_url, model=local.model_alias)
+            record.update(endpoint.as_record(), **local.describe())
+            yield endpoint
     except LocalTeacherError as exc:
         raise UserError(str(exc)) from None
 
@@ -121,17 +133,14 @@ def run_annotate(
     verifiers = default_verifiers(verify_config)
     names = verifier_names(verifiers)
     summary: RunSummary | None = None
+    used: dict[str, object] = {}  # the configuration as the run used it (the teacher's real endpoint)
     with ws.locked():
         try:
             with (
-                teacher_endpoint(config) as endpoint,
+                teacher_endpoint(config, used) as endpoint,
                 progress or contextlib.nullcontext() as bar,
             ):
                 summary = annotate_units(units, endpoint, verifiers, ws.journal, api_key, progress=bar)
-        except TeacherFatal as exc:
-            raise UserError(
-                f"the teacher refused the run ({exc.message}); check --base-url, --model and the key"
-            ) from None
         except JournalError as exc:
             raise UserError(str(exc)) from None
         finally:
@@ -139,8 +148,8 @@ def run_annotate(
             counts = export_journal(ws) if ws.journal.exists() else ExportCounts(0, 0, {})
             ws.record_run(
                 AnnotateRun(
-                    config=config.as_record(),
-                    completed=summary is not None,
+                    config=used or config.as_record(),
+                    completed=summary is not None and not summary.stopped,
                     summary=summary.as_dict() if summary else None,
                     verifiers=[v.name for v in verifiers],
                 )

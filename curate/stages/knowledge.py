@@ -25,8 +25,9 @@ from annotate.knowledge import (
     response_schema,
 )
 from annotate.limits import RateLimiter
+from annotate.negotiate import choose_format
 from annotate.reasoning.knowledge import BlockCheck, substance_checks, surface_block_check, verify_answer
-from annotate.teacher import TeacherClient, TeacherError
+from annotate.teacher import TeacherClient, TeacherError, TeacherFatal
 from curate.errors import UserError
 from curate.publish.split import split_of
 from curate.stages.annotate import read_api_key, teacher_endpoint
@@ -93,10 +94,15 @@ async def _ask_all(
         concurrency=config.concurrency,
     )
     fmt = None
-    if config.response_format in ("json_schema", "auto"):
+    try:  # `auto`: the format this server accepts (annotate.negotiate), probed once
+        chosen = (await choose_format(config, client, None, "")).response_format
+    except TeacherFatal as stop:
+        await client.close()
+        raise UserError(f"knowledge stopped: {client.redact(stop.message)}") from None
+    if chosen == "json_schema":
         schema = response_schema(cfg.questions_per_chunk)
         fmt = {"type": "json_schema", "json_schema": {"name": "knowledge", "strict": True, "schema": schema}}
-    elif config.response_format == "json_object":
+    elif chosen == "json_object":
         fmt = {"type": "json_object"}
 
     async def one(chunk: DocChunk) -> object:

@@ -11,7 +11,12 @@ answers is decided by the test, request by request:
         assert server.chat_count() == 4
 
 Order of decision for each chat request: the queue of pushed replies (first in, first out), then
-`script(request)` (return None to fall through), then `default(request)`. Every request is recorded
+`script(request)` (return None to fall through), then `default(request)`. A `profile`
+(`tests.servers.profiles`: vLLM, SGLang, Ollama, the OpenAI API, llama-cpp-python, ...) supplies the
+default: which response formats that server takes, how it refuses the others, its error bodies,
+`usage` or not, `reasoning_content` beside `content`:
+
+    with OpenAIServer(profile=PROFILES["llama-cpp-python"]) as server: ... Every request is recorded
 (`server.requests`) with its parsed body, so a test can count and inspect what was sent.
 
 Run it as a process for benchmarks (the client then has a core of its own):
@@ -83,7 +88,10 @@ class Reply:
     prompt_tokens: int = 0  # 0: estimated from the request size
     completion_tokens: int = 0  # 0: estimated from the content size
     model: str = ""  # "" -> the model the request asked for
-    fingerprint: str = "fp_test_server"
+    fingerprint: str | None = "fp_test_server"  # None: no system_fingerprint in the body
+    usage: bool = True  # False: no `usage` object in the body (some servers send none)
+    reasoning: dict[str, str] = field(default_factory=dict)  # e.g. {"reasoning_content": "..."}
+    choice_extra: dict[str, Any] = field(default_factory=dict)  # server-specific choice fields
 
     @classmethod
     def ok(cls, content: str | None = None, **kwargs: Any) -> Reply:
@@ -131,32 +139,37 @@ def default_answer(request: ChatRequest) -> str:
 def completion_body(request: ChatRequest, reply: Reply, content: str) -> bytes:
     prompt_tokens = reply.prompt_tokens or max(1, len(json.dumps(request.messages)) // 4)
     completion_tokens = reply.completion_tokens or max(1, len(content) // 4)
-    body = {
+    body: dict[str, Any] = {
         "id": f"chatcmpl-{request.index}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": reply.model or str(request.body.get("model", "test-model")),
-        "system_fingerprint": reply.fingerprint,
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": content},
+                "message": {"role": "assistant", "content": content, **reply.reasoning},
                 "finish_reason": reply.finish_reason,
+                **reply.choice_extra,
             }
         ],
-        "usage": {
+    }
+    if reply.fingerprint is not None:
+        body["system_fingerprint"] = reply.fingerprint
+    if reply.usage:
+        body["usage"] = {
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
+        }
     return json.dumps(body).encode()
 
 
 _REASONS = {
     200: "OK",
     400: "Bad Request",
+    401: "Unauthorized",
     404: "Not Found",
+    422: "Unprocessable Entity",
     429: "Too Many Requests",
     500: "Internal Server Error",
 }
@@ -172,9 +185,11 @@ class OpenAIServer:
         default: Callable[[ChatRequest], Reply] | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        profile: Any = None,  # a tests.servers.profiles.ServerProfile: its answers are the default
     ) -> None:
         self.script = script
-        self.default = default or (lambda request: Reply())
+        self.profile = profile
+        self.default = default or (profile.answer if profile is not None else (lambda request: Reply()))
         self.host = host
         self.port = port
         self.requests: list[ChatRequest] = []
@@ -300,7 +315,9 @@ class OpenAIServer:
         keep_alive = headers.get("connection", "").lower() != "close"
 
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            body = json.dumps({"object": "list", "data": [{"id": "test-model", "object": "model"}]}).encode()
+            names = self.profile.models if self.profile is not None else ("test-model",)
+            data = [{"id": name, "object": "model"} for name in names]
+            body = json.dumps({"object": "list", "data": data}).encode()
             await self._send(writer, 200, body, {}, keep_alive)
             return keep_alive
         if not path.endswith("/chat/completions"):
