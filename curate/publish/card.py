@@ -404,7 +404,8 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
         )
         + " questions a kernel developer could ask, each with the teacher's reasoning "
         "and answer grounded in one section of the AscendC documentation (`curate ingest-docs`, "
-        "`curate annotate --task knowledge`). An answer is kept only when every API it names is in its section "
+        "`curate annotate --task knowledge`). An item is kept only when its question, reasoning and answer "
+        "have substance and name one of the section's APIs or title words, every API it names is in its section "
         "or the API catalog, every prototype and parameter it states matches the section, its quoted code passes "
         "the surface check and it does not paste the section. Near-duplicate questions (MinHash, confirmed by "
         "exact Jaccard) and questions matching a benchmark task description were removed.",
