@@ -14,7 +14,10 @@ Per repository:
   Dropped-argument detection is reported twice: over every mutant, and over the mutants where no
   overload of the API takes the new argument count (the others may be valid code). A mutation is
   applied to the entry file, or to the first repository-local header of the unit that calls an
-  AscendC API when the entry itself calls none;
+  AscendC API when the entry itself calls none. Mutants are drawn from compiled code only: a
+  site the preprocessor skips for the checked SoC (`#if 0`, another SoC's branch) or inside a
+  macro that expands to nothing in a device build (`ASSERT(...)`) is an equivalent mutant (no
+  compiler could reject it), and another site is drawn;
 - the most frequent error messages of rejected files (names and numbers folded).
 
 `--sample N` checks a deterministic sample of N entry files per repository (all by default);
@@ -25,6 +28,7 @@ repositories: mutated text is passed to clang in memory.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import random
 import re
@@ -35,6 +39,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import clang.cindex as ci
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -88,6 +94,50 @@ def _target(path: Path, names: set[str]) -> Path | None:
     return None
 
 
+class _RangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
+# Macros whose arguments a device build never compiles (they expand to nothing).
+_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:.*\\\n)*.*$", re.MULTILINE)
+_NO_OP_MACRO_RE = re.compile(r"\b(?:ASSERT|ASCENDC_ASSERT|KERNEL_LOG|ASCENDC_DEBUG_ASSERT)\s*\(")
+
+
+def dead_lines(checker: KernelChecker, entry: Path, target: Path) -> set[int]:
+    """Lines of `target` no compiler sees when building `entry` for the checked SoC: what the
+    preprocessor skips, and the arguments of macros that expand to nothing."""
+    unit = checker._prepare(entry, CheckOptions(), {}, str(entry))
+    tu = checker._parse(unit, ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+    lib = ci.conf.lib
+    get_file = lib.clang_getFile
+    get_file.restype, get_file.argtypes = ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_char_p]
+    skipped = lib.clang_getSkippedRanges
+    skipped.restype, skipped.argtypes = ctypes.POINTER(_RangeList), [ctypes.c_void_p, ctypes.c_void_p]
+    dead: set[int] = set()
+    handle = get_file(tu.obj, str(target).encode())
+    if handle:
+        ranges = skipped(tu.obj, handle)
+        for i in range(ranges.contents.count):
+            r = ranges.contents.ranges[i]
+            dead.update(range(r.start.line, r.end.line + 1))
+        lib.clang_disposeSourceRangeList(ranges)
+    expanded = {c.spelling for c in tu.cursor.get_children() if c.kind == ci.CursorKind.MACRO_INSTANTIATION}
+    code = _masked(read_text(target))
+    for match in _DEFINE_RE.finditer(code):
+        if match.group(1) not in expanded:  # the body of a macro nothing expands
+            first = code.count("\n", 0, match.start()) + 1
+            dead.update(range(first, first + match.group(0).count("\n") + 1))
+    for match in _NO_OP_MACRO_RE.finditer(code):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(code)):
+            depth += {"(": 1, ")": -1}.get(code[end], 0)
+            if depth == 0:
+                break
+        first = code.count("\n", 0, match.start()) + 1
+        dead.update(range(first, first + code.count("\n", match.start(), end) + 1))
+    return dead
+
+
 def checker_names(checker: KernelChecker) -> set[str]:
     return mutation_api_names({e.name for e in checker.catalog.entries if e.kind == "function"})
 
@@ -131,9 +181,14 @@ def evaluate(job: tuple[str, bool]) -> dict[str, Any]:
         return row
     rng = random.Random(path_str)
     text = read_text(target)
+    dead = dead_lines(checker, path, target)
     for kind, make in (("misspell", misspell_api), ("drop_arg", drop_argument)):
-        mutation = make(text, names, rng)
-        if mutation is None:
+        mutation = None
+        for _ in range(10):  # draw again while the site is in code no compiler sees
+            mutation = make(text, names, rng)
+            if mutation is None or mutation.line not in dead:
+                break
+        if mutation is None or mutation.line in dead:
             continue
         result = checker.check_file(path, CheckOptions(), overrides={target: mutation.text})
         row["mutations"][kind] = {
@@ -143,6 +198,7 @@ def evaluate(job: tuple[str, bool]) -> dict[str, Any]:
             "line": mutation.line,
             "file": str(target),
             "change": f"{mutation.before} -> {mutation.after}",
+            "errors": [f"{d.line}: {d.message} [{d.check}]" for d in result.errors][:3],
         }
     return row
 
@@ -254,7 +310,7 @@ def main() -> int:
                 for r in rows:
                     for kind, m in r["mutations"].items():
                         if not m["detected"] and m["certain"]:
-                            print(f"UNDETECTED {kind} {m['file']}:{m['line']} ({m['change']})")
+                            print(f"UNDETECTED {kind} {r['path']} -> {m['file']}:{m['line']} ({m['change']})")
             _print_repo(repo.name, summaries[repo.name])
             sys.stdout.flush()
     _print_table(summaries)

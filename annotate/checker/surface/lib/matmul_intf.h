@@ -219,7 +219,7 @@ __aicore__ inline void InitCurObj(TPipe* tpipe, Objects&&... objects);
 namespace matmul = AscendC;
 
 // Binds Matmul objects (and their tilings) to the pipe and workspace of the kernel.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) AscendC::InitCurObj(tpipe, __VA_ARGS__)
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) (static_cast<void>(workspace), AscendC::InitCurObj(tpipe, __VA_ARGS__))
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 
