@@ -74,6 +74,7 @@ class Note:
 
     message: str
     in_surface: bool
+    approximate: bool = False  # it points at a surface declaration marked as an approximation
 
 
 _CALL_FAILED_RE = re.compile(
@@ -178,6 +179,8 @@ def call_verdict(
     reasons = {_note_reason(n, records, trust_scalars) for n in candidates}
     if not candidates or "other" in reasons:
         return None
+    if reasons != {"arity"} and any(n.approximate for n in candidates):
+        return None  # an approximated overload set says nothing about argument kinds
     surface = any(n.in_surface for n in candidates)
     if reasons == {"arity"}:
         check = "ascendc.arity" if surface else "clang.arity"
@@ -209,8 +212,8 @@ def conversion_verdict(
 
 def template_argument_verdict(message: str, notes: list[Note]) -> Verdict | None:
     """A type where a template expects a value (or the reverse): the template's own declaration
-    decides, and no approximation changes the kind of a template parameter."""
-    if not _TEMPLATE_ARGUMENT_RE.match(message):
+    decides, unless it is one of the surface's approximations (open parameter packs)."""
+    if not _TEMPLATE_ARGUMENT_RE.match(message) or any(n.approximate for n in notes):
         return None
     check = "ascendc.template_argument" if any(n.in_surface for n in notes) else "clang.template_argument"
     return Verdict("error", check, message)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import clang.cindex as ci
@@ -63,13 +64,43 @@ def _raw_errors(tu: ci.TranslationUnit, sources: dict[str, str]) -> tuple[list[R
             continue
         file = norm(diag.location.file.name) if diag.location.file else ""
         in_context = file.startswith(VIRTUAL_ROOT) and file not in sources
-        notes = [
-            Note(n.spelling, bool(n.location.file) and is_surface_file(n.location.file.name))
-            for n in diag.children
-        ]
+        notes = [_note(n) for n in diag.children]
         raw = RawError(file, diag.location.line, diag.spelling, in_context, notes)
         (surface if is_surface_file(file) and not in_context else unit).append(raw)
     return unit, surface
+
+
+def _note(diag: ci.Diagnostic) -> Note:
+    file = diag.location.file.name if diag.location.file else ""
+    in_surface = bool(file) and is_surface_file(file)
+    return Note(diag.spelling, in_surface, in_surface and approximated_at(file, diag.location.line))
+
+
+# The surface marks its approximations by open parameter packs named Curate... (`typename...
+# CurateRest`): such a declaration accepts more than the interface does, and says nothing about it.
+_OPEN_PACK_RE = re.compile(r"\.\.\.\s*Curate\w*|Curate\w*\s*\.\.\.|\.\.\.\s*Curate")
+_MACRO_CALL_RE = re.compile(r"^\s*(CURATE_\w+)\s*\(")
+
+
+@cache
+def _surface_text(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+def approximated_at(path: str, line: int) -> bool:
+    """Whether the surface declaration at this line (or the surface macro expanded there) is an
+    approximation (surface files do not change during a run)."""
+    lines = _surface_text(path).splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if _OPEN_PACK_RE.search(text):
+        return True
+    call = _MACRO_CALL_RE.match(text)
+    if call is None:
+        return False
+    definition = re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{call.group(1)}\b(?:.*\\\n)*.*$", _surface_text(path), re.MULTILINE
+    )
+    return definition is not None and bool(_OPEN_PACK_RE.search(definition.group(0)))
 
 
 _DECLARED_ON_LINE = re.compile(r"\busing\s+(\w+)\s*=|\b(\w+)\s*(?:\[[^\]]*\])?\s*=(?!=)")

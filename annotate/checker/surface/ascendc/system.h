@@ -171,6 +171,7 @@ public:
     __aicore__ static inline void SetMaskNorm();
     __aicore__ static inline void ResetMask();
     __aicore__ static inline void InitSocStateImpl();
+    __aicore__ static inline void SetOverflow(uint64_t ctrlValue);
 };
 
 }  // namespace AscendC
