@@ -65,7 +65,7 @@ ENTRY_DEF_RE = re.compile(
     r"(?:__global__[^;{}]*__aicore__|__aicore__[^;{}]*__global__)[^;{}]*?\w+\s*\([^;{}]*\)[^;{}]*\{"
 )
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}
-EXCLUDED_DIRS = {"tests", "test", "ut", "st", "testcases", "build_out", "build", "output", ".git"}
+EXCLUDED_DIRS = {"tests", "test", "ut", "st", "testcases", "build_out", "build", "output", "opgen", ".git"}
 _checker: KernelChecker | None = None
 
 
