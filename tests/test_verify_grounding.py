@@ -274,3 +274,13 @@ def test_default_verifiers_take_their_settings_from_the_verify_config() -> None:
     assert isinstance(grounding, GroundingVerifier) and grounding.config.max_overlap == 0.9
     verifiers: list[Verifier] = default_verifiers(None)
     assert is_accepted([d for v in verifiers for d in v.verify(unit(), "", reasoning())])
+
+
+def test_a_quoted_prototype_whose_template_parameter_is_not_shown_is_not_rejected() -> None:
+    # `T` is unknown to the fragment, so it is declared as a variable; "must be a type" is then no
+    # evidence. A misspelt API in the same shape is still an error.
+    prototype = "__aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s, const int32_t& n)"
+    verifier = SurfaceVerifier(VerifyConfig(cann=False))
+    assert verifier.check_block(prototype, "p.cpp")[0] == []
+    errors, _ = verifier.check_block("AscendC::Addss(dst, src, s, n);", "m.cpp")
+    assert errors and "Addss" in errors[0].message

@@ -197,6 +197,28 @@ def _is_dependent(call: ci.Cursor) -> bool:
     return call.type.spelling == "<dependent type>" or call.type.kind == ci.TypeKind.DEPENDENT
 
 
+def _member_name(tokens: list[str]) -> str:
+    """The member a member expression names, from its tokens: the identifier after its last
+    top-level `.`/`->` (inside a macro expansion the tokens run on past it, into the call)."""
+    if len(tokens) >= 2 and tokens[-1].isidentifier() and tokens[-2] in (".", "->", "template"):
+        return tokens[-1]
+    name, depth, after_access = "", 0, False
+    for token in tokens:
+        if token in (".", "->") and depth == 0:
+            after_access = True
+            continue
+        if after_access and token == "template":
+            continue
+        if after_access and token.isidentifier():
+            name, after_access = token, False
+            continue
+        after_access = False
+        if token == "(" and depth == 0 and name:
+            break  # the call of the member just named
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(token, 0)
+    return name
+
+
 class AstChecker:
     def __init__(
         self, catalog: Catalog, ctx: Context, in_host: Callable[[str, int], bool] | None = None
@@ -215,7 +237,7 @@ class AstChecker:
                     findings += self._check_this_members(cursor, owner)
             if cursor.kind != ci.CursorKind.CALL_EXPR:
                 continue
-            if self.in_host is not None and self.ctx.host_missing:
+            if self.in_host is not None:
                 self.ctx.in_host = self.in_host(norm(cu.file_of(cursor)), cursor.location.line)
             verdict = self._check_call(cursor)
             if verdict is not None:
@@ -311,10 +333,7 @@ class AstChecker:
         return found
 
     def _check_dependent_member(self, member: ci.Cursor) -> Verdict | None:
-        tokens = [t.spelling for t in member.get_tokens()]
-        if not tokens:
-            return None
-        name = tokens[-1]
+        name = member.spelling or _member_name([t.spelling for t in member.get_tokens()])
         children = list(member.get_children())
         if not children or not name.isidentifier():
             return None

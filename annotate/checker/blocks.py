@@ -49,7 +49,33 @@ def headers_at(text: str, line: int) -> tuple[str, ...]:
 _NOT_A_FUNCTION = re.compile(
     r"^(?:template\s*<.*>\s*)?(?:namespace|extern|class|struct|union|enum)\b", re.DOTALL
 )
-DEVICE_MARKERS = ("__aicore__", "__global__")
+DEVICE_MARKERS = (
+    "__aicore__",
+    "__global__",
+    "__simd_vf__",
+    "__simd_callee__",
+    "__simt_vf__",
+    "__simt_callee__",
+    "__mix__",
+    "__vector__",
+    "__cube__",
+    "__host_aicore__",
+    "CATLASS_DEVICE",
+    "CATLASS_GLOBAL",
+    "CATLASS_HOST_DEVICE",
+)
+_MACRO_DEF_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?[ \t]+(.*)$", re.MULTILINE)
+
+
+def device_markers(sources: dict[str, str] | None = None) -> tuple[str, ...]:
+    """The device markers, plus the unit's own macros that expand to one
+    (`#define DEVICE_INLINE __aicore__ inline`)."""
+    found = list(DEVICE_MARKERS)
+    for text in (sources or {}).values():
+        for name, body in _MACRO_DEF_RE.findall(text):
+            if any(marker in body for marker in DEVICE_MARKERS) and name not in found:
+                found.append(name)
+    return tuple(found)
 
 
 def function_header(headers: tuple[str, ...]) -> str | None:
@@ -62,8 +88,8 @@ def function_header(headers: tuple[str, ...]) -> str | None:
     return None
 
 
-def in_host_function(text: str, line: int) -> bool:
+def in_host_function(text: str, line: int, markers: tuple[str, ...] = DEVICE_MARKERS) -> bool:
     """The line is inside a function not marked `__aicore__`/`__global__` (host code: main(),
     file readers, launch wrappers)."""
     header = function_header(headers_at(text, line))
-    return header is not None and not any(marker in header for marker in DEVICE_MARKERS)
+    return header is not None and not any(marker in header for marker in markers)

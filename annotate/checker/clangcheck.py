@@ -26,7 +26,7 @@ from annotate.checker.includes import (
     read_text,
 )
 from annotate.checker.judge import NOT_FOUND_RE, judge
-from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context
+from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context, operator_folder, tiling_fields
 from annotate.checker.toolchain import (
     AUTO_SOC,
     DEFAULT_SOC,
@@ -43,7 +43,7 @@ from annotate.checker.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
-from schemas.ascendc import VIRTUAL_ROOT, blank_launch_statements, operator_dir
+from schemas.ascendc import VIRTUAL_ROOT, blank_launch_statements
 from schemas.cpp import CPP_KEYWORDS
 
 MAX_REPARSES = 4
@@ -107,6 +107,8 @@ class KernelChecker:
         self.catalog = catalog or load_catalog()
         self.index = ci.Index.create()
         self.api_names = self.catalog.callable_names() | self.catalog.member_names()
+        self.surface_names = self.catalog.known_names()
+        self.records = frozenset(e.name for e in self.catalog.entries if e.kind == "class")
 
     def check_file(
         self, path: Path, options: CheckOptions | None = None, overrides: dict[Path, str] | None = None
@@ -151,7 +153,7 @@ class KernelChecker:
             for name, text in sources.items()
             if Path(name) in overrides or text != read_text(Path(name))
         }
-        ctx_op = op_context("\n".join(sources.values()), operator_dir(path) if on_disk else None)
+        ctx_op = op_context("\n".join(sources.values()), operator_folder(path) if on_disk else None)
         return _Unit(
             path,
             display,
@@ -166,7 +168,7 @@ class KernelChecker:
             resolve_soc(options.soc, [*sources, *sources.values()]),
         )
 
-    def _parse(self, unit: _Unit) -> ci.TranslationUnit:
+    def _parse(self, unit: _Unit, parse_options: int = 0) -> ci.TranslationUnit:
         args = base_args(unit.soc)
         if unit.missing:
             # A missing shared header normally brings the AscendC interface in (and the kernel may
@@ -181,7 +183,7 @@ class KernelChecker:
         unsaved = list(unit.changed.items()) + list(missing_stub_files(unit.missing, unit.forwarded))
         if unit.op_header:
             unsaved.append((OP_CONTEXT_HEADER, unit.op_header))
-        return self.index.parse(str(unit.path), args=args, unsaved_files=unsaved, options=0)
+        return self.index.parse(str(unit.path), args=args, unsaved_files=unsaved, options=parse_options)
 
     @staticmethod
     def _newly_missing(tu: ci.TranslationUnit, known: dict[str, Any]) -> dict[str, Any]:
@@ -201,14 +203,15 @@ class KernelChecker:
             missing_includes=any(not is_host_header(name) for name in unit.missing),
             host_missing=any(is_host_header(name) for name in unit.missing),
             snippet=unit.options.snippet,
+            surface_names=self.surface_names,
+            records=self.records,
+            tiling_fields=tiling_fields(unit.op_header),
         )
-        calls: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
-        if ctx.context_incomplete or ctx.host_missing:
-            ctx.unit_declared = unit_declarations(tu, set(unit.sources))
-            ctx.known = declared | ctx.unit_declared | included_macros(tu, unit.sources) | CPP_KEYWORDS
-            calls = failed_calls(tu, set(unit.sources))
-            ctx.class_headers = class_headers(tu, unit.sources)
-            ctx.unit_text = "\n".join(unit.sources.values())
+        ctx.unit_declared = unit_declarations(tu, set(unit.sources))
+        ctx.known = declared | ctx.unit_declared | included_macros(tu, unit.sources) | CPP_KEYWORDS
+        calls = failed_calls(tu, set(unit.sources))
+        ctx.class_headers = class_headers(tu, unit.sources)
+        ctx.unit_text = "\n".join(unit.sources.values())
 
         def display(file: str) -> str:
             return _display_path(file, unit.path, unit.display)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from annotate.checker.evidence import IDENT_RE, Note, Verdict, evidence_verdict, surface_dependency
+
 UNKNOWN_NAME_PATTERNS = (
     re.compile(r"^use of undeclared identifier '(?P<name>[\w:]+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?"),
     re.compile(r"^unknown type name '(?P<name>[\w:]+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?"),
@@ -30,7 +32,7 @@ UNKNOWN_NAME_PATTERNS = (
 NO_MEMBER_RE = re.compile(r"^no member named '(?P<name>\w+)' in '(?P<owner>[^']+)'")
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
 BUILD_MACRO_RE = re.compile(r"^(?:DTYPE|ORIG_DTYPE|FORMAT)_\w+$")
-IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
+UNKNOWN_TILING = "CurateUnknownTilingData"
 
 
 _LITERALS_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*$|\b\d\w*')
@@ -98,7 +100,8 @@ class Context:
     declared: set[str]  # every name declared anywhere in the TU (surface included)
     missing_includes: bool = False  # a header device code may depend on is missing
     host_missing: bool = False  # only host-side headers are missing (acl/acl.h, <fstream>, ...)
-    in_host: bool = False  # set while judging: the error is inside a host function
+    in_host: bool = False  # set while judging: the error is inside a host function (the surface
+    # declares the device interface only: host code's runtime calls are outside what it knows)
     snippet: bool = False  # a fragment of reasoning: missing context is expected
     lenient_names: set[str] = field(default_factory=set)  # unknown names judged "surface cannot know"
     known: set[str] = field(default_factory=set)  # declared anywhere incl. locals, macros, keywords
@@ -106,18 +109,14 @@ class Context:
     tu_has_cascade: bool = False  # set while judging: an earlier finding in the TU was lenient
     corrected_to: set[str] = field(default_factory=set)  # clang's typo corrections of lenient names
     class_headers: dict[str, str] = field(default_factory=dict)  # classes the unit defines
+    tiling_fields: dict[str, set[str]] = field(default_factory=dict)  # rebuilt tiling structures
     unit_text: str = ""  # the unit's own source text
+    surface_names: set[str] = field(default_factory=set)  # every name the surface declares
+    records: frozenset[str] = frozenset()  # the surface's classes (AscendC parameter records)
 
     @property
     def context_incomplete(self) -> bool:
-        return self.missing_includes or self.snippet or (self.host_missing and self.in_host)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    severity: str  # error | warning
-    check: str
-    message: str
+        return self.missing_includes or self.snippet or self.in_host
 
 
 def _near(name: str, other: str) -> bool:
@@ -170,6 +169,14 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
         return Verdict(
             "error", "ascendc.unknown_api", f"'{short}' is not an AscendC API (namespace {scope}){tail}"
         )
+    build = _build_system_name(short)
+    if (
+        build
+        and not (hint and _near(short, hint_short))
+        and closest(short, ctx.api_names, strict=True) is None
+    ):
+        ctx.lenient_names.add(short)
+        return Verdict("warning", "surface.unknown", f"'{name}' is not declared here; {build}")
     if hint and (not ctx.context_incomplete or _near(short, hint_short)):
         if hint_short in ctx.api_names and _near(short, hint_short):
             return Verdict(
@@ -196,6 +203,18 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
         )
     scope = f" in namespace '{namespace}'" if namespace else ""
     return Verdict("error", "clang.undeclared", f"use of undeclared identifier '{name}'{scope}")
+
+
+_ALL_CAPS_RE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$")
+
+
+def _build_system_name(name: str) -> str:
+    """Why an undeclared name may be the build system's (empty when nothing suggests it)."""
+    if name.endswith("TilingData"):
+        return "tiling structures are generated from host definitions the checker did not find"
+    if _ALL_CAPS_RE.match(name):
+        return "an all-caps name may be a macro the build defines (-D)"
+    return ""
 
 
 def _unknown_identifiers(text: str, ctx: Context) -> list[str]:
@@ -235,7 +254,7 @@ def _closed_class_member(name: str, owner: str, ctx: Context) -> bool:
     """`no member named NAME in OWNER` cannot be a follow-on of a missing include: OWNER is defined
     by the unit with a header naming only known things, and NAME is written nowhere else (a member
     whose declaration failed to parse would be)."""
-    if not ctx.context_incomplete or not ctx.known:
+    if not ctx.known:
         return False
     short = re.sub(r"<.*", "", owner).split("::")[-1]
     header = ctx.class_headers.get(short)
@@ -246,6 +265,35 @@ def _closed_class_member(name: str, owner: str, ctx: Context) -> bool:
     return len(re.findall(rf"\b{re.escape(name)}\b", ctx.unit_text)) <= 1
 
 
+def _member_verdict(name: str, owner: str, message: str, ctx: Context) -> Verdict | None:
+    short_owner = re.sub(r"<.*", "", owner).split("::")[-1]
+    if UNKNOWN_TILING in owner:
+        return Verdict("warning", "surface.tiling", f"tiling field '{name}': the tiling structure is unknown")
+    if "Curate" in owner:
+        return Verdict(
+            "warning", "surface.unproven", f"{message} (not counted: the surface approximates this type)"
+        )
+    if owner.startswith("AscendC::") and short_owner not in ctx.corrected_to:
+        # the object is an AscendC class the surface declares completely: a missing member is an
+        # error whatever else on the line is unknown
+        return Verdict("error", "ascendc.unknown_member", message)
+    if short_owner in ctx.tiling_fields:
+        # a tiling structure rebuilt from the operator's host sources: a near miss of one of its
+        # fields is a misspelling; another name may be a field the checker did not read
+        near = closest(name, ctx.tiling_fields[short_owner])
+        if near:
+            return Verdict("error", "clang.no_member", f"{message}; did you mean '{near}'?")
+        return Verdict(
+            "warning",
+            "surface.tiling",
+            f"tiling field '{name}' is not in '{short_owner}' as read from the host sources: {message}",
+        )
+    if _closed_class_member(name, owner, ctx):
+        # a class the kernel defines, whose bases are all known: no missing header can add members
+        return Verdict("error", "clang.no_member", message)
+    return None
+
+
 def classify_diagnostic(
     message: str,
     line_text: str,
@@ -253,6 +301,7 @@ def classify_diagnostic(
     ctx: Context,
     headers: tuple[str, ...] = (),
     failed_calls: list[tuple[str, list[str]]] | None = None,
+    notes: list[Note] | None = None,
 ) -> Verdict:
     """Judge one clang error located in the unit's own files (or in synthesised context)."""
     if in_context_file:
@@ -260,35 +309,47 @@ def classify_diagnostic(
     found = NOT_FOUND_RE.match(message)
     if found:
         return Verdict("warning", "include.missing", f"include '{found.group('name')}' not found")
+    if line_text.lstrip().startswith("#"):
+        return Verdict(
+            "warning", "surface.context", f"a preprocessor condition on build-system macros: {message}"
+        )
     for pattern in UNKNOWN_NAME_PATTERNS:
         match = pattern.match(message)
         if match:
             groups = match.groupdict()
             return classify_unknown(groups["name"], groups.get("ns") or "", groups.get("hint") or "", ctx)
     member = NO_MEMBER_RE.match(message)
-    if member and "CurateUnknownTilingData" in member.group("owner"):
-        return Verdict(
-            "warning",
-            "surface.tiling",
-            f"tiling field '{member.group('name')}': the tiling structure is unknown",
-        )
-    if (
-        member
-        and member.group("owner").startswith("AscendC::")
-        and re.sub(r"<.*", "", member.group("owner")).split("::")[-1] not in ctx.corrected_to
-    ):
-        # the object is an AscendC class the surface declares completely: a missing member is an
-        # error whatever else on the line is unknown
-        return Verdict("error", "ascendc.unknown_member", message)
-    if member and _closed_class_member(member.group("name"), member.group("owner"), ctx):
-        # a class the kernel defines, whose bases are all known: no missing header can add members
-        return Verdict("error", "clang.no_member", message)
-    if ctx.lenient_names and set(IDENT_RE.findall(line_text)) & ctx.lenient_names:
+    if member:
+        verdict = _member_verdict(member.group("name"), member.group("owner"), message, ctx)
+        if verdict is not None:
+            return verdict
+    notes = notes or []
+    on_lenient_line = bool(ctx.lenient_names and set(IDENT_RE.findall(line_text)) & ctx.lenient_names)
+    shadowed = _shadowed_call(message, failed_calls or [], ctx)
+    if not shadowed:
+        trust = not ctx.context_incomplete and not on_lenient_line
+        verdict = evidence_verdict(message, notes, ctx.records, trust)
+        if verdict is not None:
+            return verdict
+    if on_lenient_line:
         return Verdict(
             "warning", "surface.cascade", f"follows from a name the surface cannot know: {message}"
         )
-    if not ctx.context_incomplete or not ctx.known:
-        return Verdict("error", "clang", message)
+    if ctx.context_incomplete and ctx.known:
+        lenient = _incomplete_context_verdict(message, line_text, ctx, headers, shadowed)
+        if lenient is not None:
+            return lenient
+    reason = surface_dependency(line_text, notes, ctx.surface_names)
+    if ctx.in_host:
+        reason = "host code: the surface declares the device interface only"
+    if reason:
+        return Verdict("warning", "surface.unproven", f"{message} (not counted: {reason})")
+    return Verdict("error", "clang", message)
+
+
+def _incomplete_context_verdict(
+    message: str, line_text: str, ctx: Context, headers: tuple[str, ...], shadowed: str | None
+) -> Verdict | None:
     unknown = _unknown_identifiers(line_text, ctx)
     if unknown:
         return Verdict(
@@ -296,7 +357,6 @@ def classify_diagnostic(
             "surface.cascade",
             f"involves {', '.join(unknown[:3])}, not declared here (a missing include?): {message}",
         )
-    shadowed = _shadowed_call(message, failed_calls or [], ctx)
     if shadowed:
         return Verdict(
             "warning",
@@ -317,4 +377,4 @@ def classify_diagnostic(
                 "surface.cascade",
                 f"inside a block that uses {', '.join(unknown[:3])}, not declared here (a missing include?): {message}",
             )
-    return Verdict("error", "clang", message)
+    return None

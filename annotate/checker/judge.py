@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import clang.cindex as ci
 
 from annotate.checker import clangutil as cu
 from annotate.checker.astcheck import AstChecker, norm, unit_cursors
-from annotate.checker.blocks import headers_at, in_host_function
+from annotate.checker.blocks import device_markers, headers_at, in_host_function
 from annotate.checker.catalog import Catalog
 from annotate.checker.classify import Context, Verdict, classify_diagnostic
+from annotate.checker.evidence import Note
 from annotate.checker.qualified import misspelt_qualified_names, wrong_qualified_arity
 from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
@@ -34,6 +36,8 @@ _TAINTING_KINDS = (
     ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL,
 )
 MAX_ROUNDS = 3
+# Warnings that mean "a name here is unknown": clang's recovery after them misparses what follows.
+CASCADE_CHECKS = ("surface.unknown", "surface.cascade", "surface.shadowed")
 
 
 @dataclass(slots=True)
@@ -42,6 +46,7 @@ class RawError:
     line: int
     message: str
     in_context: bool
+    notes: list[Note] = field(default_factory=list)
     verdict: Verdict | None = None
 
 
@@ -59,9 +64,43 @@ def _raw_errors(tu: ci.TranslationUnit, sources: dict[str, str]) -> tuple[list[R
             continue
         file = norm(diag.location.file.name) if diag.location.file else ""
         in_context = file.startswith(VIRTUAL_ROOT) and file not in sources
-        raw = RawError(file, diag.location.line, diag.spelling, in_context)
+        notes = [_note(n) for n in diag.children]
+        raw = RawError(file, diag.location.line, diag.spelling, in_context, notes)
         (surface if is_surface_file(file) and not in_context else unit).append(raw)
     return unit, surface
+
+
+def _note(diag: ci.Diagnostic) -> Note:
+    file = diag.location.file.name if diag.location.file else ""
+    in_surface = bool(file) and is_surface_file(file)
+    return Note(diag.spelling, in_surface, in_surface and approximated_at(file, diag.location.line))
+
+
+# The surface marks its approximations by open parameter packs named Curate... (`typename...
+# CurateRest`): such a declaration accepts more than the interface does, and says nothing about it.
+_OPEN_PACK_RE = re.compile(r"\.\.\.\s*Curate\w*|Curate\w*\s*\.\.\.|\.\.\.\s*Curate")
+_MACRO_CALL_RE = re.compile(r"^\s*(CURATE_\w+)\s*\(")
+
+
+@cache
+def _surface_text(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+def approximated_at(path: str, line: int) -> bool:
+    """Whether the surface declaration at this line (or the surface macro expanded there) is an
+    approximation (surface files do not change during a run)."""
+    lines = _surface_text(path).splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if _OPEN_PACK_RE.search(text):
+        return True
+    call = _MACRO_CALL_RE.match(text)
+    if call is None:
+        return False
+    definition = re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{call.group(1)}\b(?:.*\\\n)*.*$", _surface_text(path), re.MULTILINE
+    )
+    return definition is not None and bool(_OPEN_PACK_RE.search(definition.group(0)))
 
 
 _DECLARED_ON_LINE = re.compile(r"\busing\s+(\w+)\s*=|\b(\w+)\s*(?:\[[^\]]*\])?\s*=(?!=)")
@@ -92,16 +131,15 @@ def classify_errors(
     failed_calls: dict[tuple[str, int], list[tuple[str, list[str]]]],
 ) -> None:
     """Fill in each error's verdict, propagating leniency to names declared on lenient lines."""
+    markers = device_markers(sources)
     for _ in range(MAX_ROUNDS):
         for err in errors:
             if err.verdict is not None and err.verdict.severity == "warning":
                 continue
             ctx.tu_has_cascade = any(
-                e.verdict is not None and e.verdict.severity == "warning" for e in errors
+                e.verdict is not None and e.verdict.check in CASCADE_CHECKS for e in errors
             )
-            ctx.in_host = (
-                ctx.host_missing and err.file in sources and in_host_function(sources[err.file], err.line)
-            )
+            ctx.in_host = err.file in sources and in_host_function(sources[err.file], err.line, markers)
             err.verdict = classify_diagnostic(
                 err.message,
                 _line_text(err.file, err.line, sources),
@@ -111,10 +149,9 @@ def classify_errors(
                 if err.file in sources and ctx.context_incomplete
                 else (),
                 failed_calls=failed_calls.get((err.file, err.line), []),
+                notes=err.notes,
             )
         ctx.in_host = False
-        if not (ctx.context_incomplete or ctx.host_missing):
-            return
         lenient_lines = {
             (e.file, e.line) for e in errors if e.verdict and e.verdict.check.startswith("surface.")
         }
@@ -148,10 +185,11 @@ def judge(
         )
         if e.verdict.severity == "error":
             error_lines.add((e.file, e.line))
+    markers = device_markers(sources)
     try:
 
         def host_line(file: str, line: int) -> bool:
-            return file in sources and in_host_function(sources[file], line)
+            return file in sources and in_host_function(sources[file], line, markers)
 
         findings = AstChecker(catalog, ctx, host_line).run(tu, set(sources))
     except ValueError as exc:  # a libclang construct the Python bindings cannot describe

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotate.checker.includes import read_text, repository_root
-from schemas.ascendc import VIRTUAL_ROOT, scan_includes
+from schemas.ascendc import VIRTUAL_ROOT, operator_dir, scan_includes
+from schemas.cpp import mask_comments_and_literals
 
 OP_CONTEXT_HEADER = f"{VIRTUAL_ROOT}/opcontext/curate_op_context.h"
 UNKNOWN_TILING = "CurateUnknownTilingData"
@@ -77,14 +78,34 @@ def camel_case(snake: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in snake.split("_") if part)
 
 
+HOST_DIR_NAMES = ("op_host", "ophost")  # msopgen projects; cann-ops-adv style operator folders
+
+
+def host_dir(op_dir: Path | None) -> Path | None:
+    for name in HOST_DIR_NAMES:
+        if op_dir is not None and (op_dir / name).is_dir():
+            return op_dir / name
+    return None
+
+
+def operator_folder(entry: Path) -> Path | None:
+    """The operator folder of a kernel entry: `<op>/` of `<op>/op_kernel/...`, or the entry's own
+    folder when it holds the host side beside the kernel (`<op>/<op>.cpp` with `<op>/ophost/`)."""
+    op = operator_dir(entry)
+    if op is not None:
+        return op
+    return entry.parent if host_dir(entry.parent) is not None else None
+
+
 def host_sources(op_dir: Path | None) -> list[Path]:
     """The operator's host sources, plus the host headers they include from other operators
     (a shared tiling definition lives in one operator and is included by its siblings)."""
-    if op_dir is None or not (op_dir / "op_host").is_dir():
+    host = host_dir(op_dir)
+    if host is None:
         return []
-    own = sorted(p for p in (op_dir / "op_host").rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cc"))
+    own = sorted(p for p in host.rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cc"))
     found = list(own)
-    root = repository_root(op_dir / "op_host" / "x")
+    root = repository_root(host / "x")
     queue = list(own)
     while queue and len(found) < 200:
         current = queue.pop(0)
@@ -108,8 +129,33 @@ def _array_size(expr: str, constants: dict[str, str]) -> str:
     return constants.get(expr, "64")
 
 
+_IF_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def active_text(text: str) -> str:
+    """The text without comments and without `#if 0` regions (their `#else` kept): what a
+    compiler reads of a host source, as far as it matters for tiling definitions."""
+    out: list[str] = []
+    dead: list[bool] = []  # per open #if: whether the branch being read is the body of an `#if 0`
+    for line in mask_comments_and_literals(text).splitlines():
+        match = _IF_RE.match(line)
+        if match:
+            kind, rest = match.groups()
+            if kind in ("if", "ifdef", "ifndef"):
+                dead.append(kind == "if" and rest.strip() in ("0", "(0)", "false"))
+            elif kind in ("else", "elif") and dead:
+                dead[-1] = False  # what follows an `#if 0` is read; other branches stay as they are
+            elif kind == "endif" and dead:
+                dead.pop()
+            out.append("")
+            continue
+        out.append("" if any(dead) else line)
+    return "\n".join(out)
+
+
 def parse_tiling_structs(texts: list[str]) -> tuple[list[TilingStruct], list[tuple[str, str]]]:
     """BEGIN_TILING_DATA_DEF blocks and REGISTER_TILING_DATA_CLASS pairs of the host sources."""
+    texts = [active_text(t) for t in texts]
     structs: dict[str, TilingStruct] = {}
     registered: list[tuple[str, str]] = []
     constants: dict[str, str] = {}
@@ -216,6 +262,40 @@ def op_dtypes(op_dir: Path | None) -> dict[str, str]:
     return found
 
 
+_FORMAT_LIST_RE = re.compile(r"\.Format(?:List)?\(\s*\{\s*(?:ge::)?FORMAT_(\w+)")
+# ge::Format values (the graph engine's public enumeration) of the formats kernels compare with.
+GE_FORMATS = {
+    "NCHW": 0,
+    "NHWC": 1,
+    "ND": 2,
+    "NC1HWC0": 3,
+    "FRACTAL_Z": 4,
+    "NC1HWC0_C04": 12,
+    "FRACTAL_Z_C04": 13,
+    "HWCN": 16,
+    "NDHWC": 27,
+    "FRACTAL_NZ": 29,
+    "NCDHW": 30,
+    "DHWCN": 31,
+    "NDC1HWC0": 32,
+    "FRACTAL_Z_3D": 33,
+    "NC": 35,
+    "NCL": 47,
+}
+
+
+def op_formats(op_dir: Path | None) -> dict[str, str]:
+    """Upper-case tensor name -> first format listed in the OpDef (without `FORMAT_`)."""
+    found: dict[str, str] = {}
+    for path in host_sources(op_dir):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for _, name, chain in _IO_RE.findall(text):
+            match = _FORMAT_LIST_RE.search(chain)
+            if match:
+                found.setdefault(name.upper(), match.group(1))
+    return found
+
+
 def _fallback_dtype(name: str) -> str:
     upper = name.upper()
     if any(k in upper for k in ("INDEX", "INDICE", "IDX", "OFFSET", "SHAPE", "SIZE", "AXIS", "POS")):
@@ -231,11 +311,19 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
     if not used:
         return {}
     defined = set(_DEFINED_RE.findall(unit_text)) | set(_DECLARED_RE.findall(unit_text))
+    macros: dict[str, str] = {}
+    if any(kind == "FORMAT" for kind, _ in used):
+        # the build names every ge::Format numerically, and each tensor's format after its OpDef
+        macros.update({f"FORMAT_{name}": str(value) for name, value in GE_FORMATS.items()})
+        formats = op_formats(op_dir)
+        for _, name in sorted(n for n in used if n[0] == "FORMAT" and n[1] not in GE_FORMATS):
+            if f"FORMAT_{name}" not in defined:
+                macros[f"FORMAT_{name}"] = str(GE_FORMATS.get(formats.get(name, "ND"), GE_FORMATS["ND"]))
+    used = {(kind, name) for kind, name in used if kind != "FORMAT"}
     dtypes = op_dtypes(op_dir)
     if dtypes:
         # The build defines one macro per OpDef tensor; other DTYPE_ spellings are the kernel's own.
         used = {(kind, name) for kind, name in used if name in dtypes}
-    macros: dict[str, str] = {}
     for kind, name in sorted(used):
         macro = f"{kind}_{name}"
         if macro in defined:
@@ -245,8 +333,6 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
             macros[macro] = DT_TO_CTYPE.get(dt, "float")
         elif kind == "ORIG_DTYPE":
             macros[macro] = dt if dt in DT_TO_CTYPE else "DT_FLOAT"
-        elif kind == "FORMAT" and name not in ("ND", "NZ", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ"):
-            macros[macro] = "2"
     return macros
 
 
@@ -263,3 +349,12 @@ def op_context(unit_text: str, op_dir: Path | None) -> OpContext:
         header += f"#define CURATE_DEFAULT_TILING_TYPE {registered[0]}\n"
         source = source or "kernel"
     return OpContext(defines=build_macros(unit_text, op_dir), header=header, tiling_source=source)
+
+
+_RENDERED_STRUCT_RE = re.compile(r"^struct (\w+)(?: : [^{]*)? \{\n(.*?)^\};", re.MULTILINE | re.DOTALL)
+_RENDERED_FIELD_RE = re.compile(r"^    [^;]*?(\w+)(?:\[[^\]]*\])?;$", re.MULTILINE)
+
+
+def tiling_fields(header: str) -> dict[str, set[str]]:
+    """The fields of each tiling structure an op-context header declares (its own rendering)."""
+    return {name: set(_RENDERED_FIELD_RE.findall(body)) for name, body in _RENDERED_STRUCT_RE.findall(header)}

@@ -32,6 +32,9 @@ _UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
 _FRAGMENT_ARTEFACT_RE = re.compile(
     r"^use 'template' keyword to treat '\w+' as a dependent template name|^missing 'typename' prior to"
 )
+# The fragment's unknown names are declared as variables; one of them may really be a type (a
+# template parameter the fragment does not show), so "must be a type" is then no evidence.
+_UNKNOWN_AS_VALUE_RE = re.compile(r"^template argument for template type parameter must be a type")
 _SNIPPET_PREFIX = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 # Statements are checked inside a function template whose unknown variables (the kernel's members
 # and locals the fragment does not show) get the template's type: calls on them become dependent,
@@ -48,14 +51,39 @@ def snippet_source(block: str, unknown: tuple[str, ...] = ()) -> tuple[str, int]
     return head + block + "\n}\n", head.count("\n")
 
 
+# The cause inside a classified message: "follows from ...: <cause>", "<cause> (not counted: ...)".
+_WRAPPED_CAUSE_RE = re.compile(
+    r"^(?:follows from [^:]*|involves [^:]*|in the synthesised operator context|"
+    r"parser recovery after an earlier unknown name|inside a block that uses [^:]*): (?P<cause>.*)$"
+)
+_NOT_COUNTED_RE = re.compile(r"^(?P<cause>.*) \(not counted: [^()]*\)$")
+_KERNEL_CACHE_SIZE = 64
+
+
+def message_keys(message: str) -> set[str]:
+    """A diagnostic's message and the clang cause it wraps, to compare findings across sources."""
+    keys = {message}
+    for pattern in (_WRAPPED_CAUSE_RE, _NOT_COUNTED_RE):
+        match = pattern.match(message)
+        if match:
+            keys.add(match.group("cause"))
+    return keys
+
+
 class SurfaceVerifier:
-    """Quoted code must not call AscendC APIs that do not exist, nor with the wrong arguments."""
+    """Quoted code must not call AscendC APIs that do not exist, nor with the wrong arguments.
+
+    The real kernel is the baseline: a finding the unit's own kernel (`unit.code`) also produces
+    says something about the surface or the kernel, not about the reasoning. It is reported as
+    `surface.inherited` (a warning) and never rejects; only findings the quoted code introduces do.
+    """
 
     name = "surface"
 
     def __init__(self, config: VerifyConfig | None = None, checker: KernelChecker | None = None) -> None:
         self.config = config or VerifyConfig()
         self._checker = checker
+        self._kernel_keys: dict[str, set[str]] = {}
 
     @property
     def checker(self) -> KernelChecker:
@@ -71,29 +99,53 @@ class SurfaceVerifier:
         unknown = tuple(
             sorted({m.group(1) for d in result.diagnostics if (m := _UNDECLARED_RE.match(d.message))})
         )
-        if unknown and not _TOP_LEVEL_RE.search(block):
+        declared_unknown = bool(unknown) and not _TOP_LEVEL_RE.search(block)
+        if declared_unknown:
             source, offset = snippet_source(block, unknown)
             result = self.checker.check_source(source, name, options)
-        return [d for d in result.errors if not _FRAGMENT_ARTEFACT_RE.match(d.message)], offset
+        errors = [d for d in result.errors if not _FRAGMENT_ARTEFACT_RE.match(d.message)]
+        if declared_unknown:
+            errors = [d for d in errors if not _UNKNOWN_AS_VALUE_RE.match(d.message)]
+        return errors, offset
+
+    def kernel_findings(self, unit: KernelUnit) -> set[str]:
+        """The message keys of every finding (error or warning) on the unit's real kernel."""
+        key = unit.unit_id or unit.code
+        if key not in self._kernel_keys:
+            if len(self._kernel_keys) >= _KERNEL_CACHE_SIZE:
+                self._kernel_keys.pop(next(iter(self._kernel_keys)))
+            found: set[str] = set()
+            if unit.code.strip():
+                name = Path(unit.path).name or "kernel.cpp"
+                result = self.checker.check_source(unit.code, name, CheckOptions(soc=self.config.soc))
+                for d in result.diagnostics:
+                    found |= message_keys(d.message)
+            self._kernel_keys[key] = found
+        return self._kernel_keys[key]
 
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
-        del unit, instruction
+        del instruction
         if not self.config.snippets:
             return []
         found: list[Diagnostic] = []
         for index, (first_line, block) in enumerate(code_blocks(reasoning), start=1):
             errors, offset = self.check_block(block, f"snippet{index}.cpp")
             for d in errors:
-                line = d.line - offset
-                found.append(
-                    Diagnostic(
-                        "surface.snippet",
-                        "error",
-                        f"code block {index}, line {max(line, 1)}: {d.message}",
+                line = max(d.line - offset, 1)
+                where = f"code block {index}, line {line}"
+                if message_keys(d.message) & self.kernel_findings(unit):
+                    diag = Diagnostic(
+                        "surface.inherited",
+                        "warning",
+                        f"{where}: the real kernel has the same finding (not the reasoning's): {d.message}",
                         "",
-                        first_line + max(line, 1) - 1,
+                        first_line + line - 1,
                     )
-                )
+                else:
+                    diag = Diagnostic(
+                        "surface.snippet", "error", f"{where}: {d.message}", "", first_line + line - 1
+                    )
+                found.append(diag)
         return found
 
 

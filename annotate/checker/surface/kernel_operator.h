@@ -24,5 +24,7 @@
 #include "ascendc/reg.h"
 #include "ascendc/simt.h"
 #include "ascendc/tiling.h"
+#include "ascendc/generations.h"
+#include "ascendc/tensor_api.h"
 
 #endif  // CURATE_KERNEL_OPERATOR_H

@@ -163,6 +163,12 @@ template <typename T, typename Head, typename... Tail>
 struct is_one_of<T, Head, Tail...> : bool_constant<is_same<T, Head>::value || is_one_of<T, Tail...>::value> {};
 template <typename T, T... Values>
 struct is_one_of_value : false_type {};
+template <typename T, typename... Args>
+constexpr bool is_one_of_v = is_one_of<T, Args...>::value;
+template <typename Base, typename Derived>
+constexpr bool is_base_of_v = is_base_of<Base, Derived>::value;
+template <typename From, typename To>
+constexpr bool is_convertible_v = is_convertible<From, To>::value;
 template <typename T>
 constexpr bool is_integral_v = is_integral<T>::value;
 template <typename T>
@@ -200,6 +206,39 @@ template <typename... Tps>
 __aicore__ inline tuple<Tps&...> tie(Tps&... args);
 template <size_t N, typename... Tps>
 __aicore__ inline auto& get(tuple<Tps...>& t);
+template <size_t N, typename... Tps>
+__aicore__ inline const auto& get(const tuple<Tps...>& t);
+template <typename T>
+struct tuple_size;
+template <typename... Tps>
+struct tuple_size<tuple<Tps...>> : integral_constant<size_t, sizeof...(Tps)> {};
+template <size_t N, typename T>
+struct tuple_element;
+template <size_t N, typename Head, typename... Tail>
+struct tuple_element<N, tuple<Head, Tail...>> : tuple_element<N - 1, tuple<Tail...>> {};
+template <typename Head, typename... Tail>
+struct tuple_element<0, tuple<Head, Tail...>> {
+    using type = Head;
+};
+template <typename T>
+struct is_tuple : false_type {};
+template <typename... Tps>
+struct is_tuple<tuple<Tps...>> : true_type {};
+template <typename T>
+constexpr bool is_tuple_v = is_tuple<T>::value;
+// A placeholder accepting any value (the `_` of structured ignores).
+struct ignore_t {
+    __aicore__ inline ignore_t() = default;
+    template <typename Tp, typename... Ts>
+    __aicore__ inline constexpr ignore_t(const Tp&, const Ts&...) noexcept
+    {}
+};
+// Rounds num1 up to a multiple of num2.
+template <typename T, typename U>
+__host__ __aicore__ inline constexpr auto ceil_align(const T& num1, const U& num2)
+{
+    return (num1 + num2 - 1) / num2 * num2;
+}
 
 template <typename T, typename U>
 __host__ __aicore__ inline constexpr auto min(const T& src0, const U& src1)

@@ -171,15 +171,23 @@ public:
     __aicore__ static inline void SetMaskNorm();
     __aicore__ static inline void ResetMask();
     __aicore__ static inline void InitSocStateImpl();
+    __aicore__ static inline void SetOverflow(uint64_t ctrlValue);
 };
 
 }  // namespace AscendC
 
-// Device-side assertions and printing, usable outside the namespace as well.
+// Device-side assertions and printing, usable outside the namespace as well. In a device build
+// (no CPU debugging) ASSERT expands to nothing at all, so code such as `n ASSERT(n != 0)` compiles;
+// ASSERT_MSG keeps its condition (a statement) and ignores the message.
 #define ascendc_assert(...) ((void)0)
 #ifndef ASSERT
-#define ASSERT(x) ((void)(x))
+#define ASSERT(x)
 #endif
+#define ASSERT_MSG(expr, fmt, ...) \
+    do {                           \
+        if (!(expr)) {             \
+        }                          \
+    } while (0)
 #define ASCENDC_ASSERT(cond, behavior) ((void)0)
 #define KERNEL_LOG(level, ...) ((void)0)
 #define TRACE_START(id) ((void)0)

@@ -11,6 +11,7 @@ enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE
 enum class BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
 enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
 enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class DecompressionMode { DECOMP_NONE = 0, DECOMP_2bitTo8bit, DECOMP_4bitTo8bit, DECOMP_1bitTo8bit };
 enum class MatmulConfigMode { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
 enum IterateMode : uint8_t {
     ITERATE_MODE_NORMAL = 0b00000001,
@@ -201,11 +202,94 @@ public:
     __aicore__ inline MatrixOffset GetOffsetC();
     __aicore__ inline void WaitIterateAll();
     __aicore__ inline void End();
+    __aicore__ inline void SetNBatchOutNum(int32_t nBatchOutNum);
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
 using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
+
+// The parts a MatmulConfig is assembled from (GetMMConfig<mode>(shape, quant, batch, func)).
+struct MatmulShapeParams {
+    uint32_t singleCoreM;
+    uint32_t singleCoreN;
+    uint32_t singleCoreK;
+    uint32_t basicM;
+    uint32_t basicN;
+    uint32_t basicK;
+};
+struct MatmulQuantParams {
+    bool isPerTensor;
+    bool hasAntiQuantOffset;
+};
+struct MatmulBatchParams {
+    bool isNBatch;
+    BatchMode batchMode;
+    bool isBiasBatch = true;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+};
+struct MatmulFuncParams {
+    bool intrinsicsCheck;
+    bool enVecND2NZ;
+    bool enableDoubleCache;
+    bool enableL1CacheUB;
+    uint32_t doMTE2Preload;
+    IterateOrder iterateOrder;
+    ScheduleType scheduleType;
+    bool enableReuse = true;
+    bool enableUBReuse;
+    bool isPartialOutput = false;
+    bool isA2B2Shared = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
+    bool enableL1BankConflictOptimise = false;
+    bool enableRelu = false;
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
+};
+template <MatmulConfigMode configMode, typename... ArgTypes>
+__aicore__ inline constexpr MatmulConfig GetMMConfig(ArgTypes&&... args)
+{
+    return {};
+}
+// The static tiling of a Matmul fixed at compile time.
+struct MatmulApiStaticTiling {
+    int32_t usedCoreNum = -1;
+    int32_t M = -1;
+    int32_t N = -1;
+    int32_t Ka = -1;
+    int32_t Kb = -1;
+    int32_t singleCoreM = -1;
+    int32_t singleCoreN = -1;
+    int32_t singleCoreK = -1;
+    int32_t baseM = -1;
+    int32_t baseN = -1;
+    int32_t baseK = -1;
+    int32_t depthA1 = -1;
+    int32_t depthB1 = -1;
+    int32_t stepM = -1;
+    int32_t stepN = -1;
+    int32_t isBias = -1;
+    int32_t transLength = -1;
+    int32_t iterateOrder = -1;
+    int32_t stepKa = -1;
+    int32_t stepKb = -1;
+    int32_t depthAL1CacheUB = -1;
+    int32_t depthBL1CacheUB = -1;
+    int32_t dbL0A = -1;
+    int32_t dbL0B = -1;
+    int32_t dbL0C = -1;
+    MatmulConfig cfg = CFG_NORM;
+};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+__aicore__ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t l1Size = 524288)
+{
+    return {};
+}
+template <typename T>
+__aicore__ constexpr MatmulConfig ToMatmulConfig(const T& cfg)
+{
+    return {};
+}
 
 // Rounding-up division the matmul utilities export (kernels of the matmul family call it).
 __aicore__ inline uint16_t CeilDiv(uint16_t num, uint16_t divisor);
@@ -219,7 +303,7 @@ __aicore__ inline void InitCurObj(TPipe* tpipe, Objects&&... objects);
 namespace matmul = AscendC;
 
 // Binds Matmul objects (and their tilings) to the pipe and workspace of the kernel.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) AscendC::InitCurObj(tpipe, __VA_ARGS__)
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) (static_cast<void>(workspace), AscendC::InitCurObj(tpipe, __VA_ARGS__))
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 

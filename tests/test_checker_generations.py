@@ -1,0 +1,276 @@
+"""The kernel checker across API generations: each newly covered family passes a correct sample
+and fails a mutated one; clang errors count only with positive evidence; a reasoning is not
+blamed for what its unit's own kernel already shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotate.checker.clangcheck import CheckResult, KernelChecker
+from annotate.checker.opcontext import active_text, build_macros, op_context
+from annotate.reasoning import SurfaceVerifier
+from annotate.task import render_reasoning
+from schemas.verdicts import is_accepted
+from tests.test_annotate_task import make_unit
+from tests.test_verify_grounding import SECTIONS
+
+HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+
+
+@pytest.fixture(scope="module")
+def checker() -> KernelChecker:
+    return KernelChecker()
+
+
+def _errors(result: CheckResult) -> str:
+    return "\n".join(f"  line {d.line}: {d.message} [{d.check}]" for d in result.errors)
+
+
+def _line(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def _fails_with(checker: KernelChecker, good: str, before: str, after: str, *expected: str) -> None:
+    """`good` passes; with `before` replaced by `after` it fails on that line, saying `expected`."""
+    ok = checker.check_source(good, "kernel.cpp")
+    assert ok.ok, _errors(ok)
+    bad_text = good.replace(before, after)
+    assert bad_text != good
+    bad = checker.check_source(bad_text, "kernel.cpp")
+    on_line = [d for d in bad.errors if d.line == _line(bad_text, after)]
+    assert on_line, _errors(bad) or "no error"
+    assert any(all(e in d.message for e in expected) for d in on_line), _errors(bad)
+
+
+# -- API families of the surface ---------------------------------------------------------------------
+TENSOR_API = (
+    HEAD
+    + """
+template <typename T>
+__aicore__ inline void Tile(GM_ADDR a, uint32_t m, uint32_t k)
+{
+    auto layout = AscendC::Te::MakeFrameLayout<AscendC::Te::NDExtLayoutPtn, AscendC::Te::LayoutTraitDefault<T>>(m, k);
+    auto ptr = AscendC::Te::MakeMemPtr<AscendC::Te::Location::GM>(reinterpret_cast<__gm__ T*>(a));
+    auto tensor = AscendC::Te::MakeTensor(ptr, layout);
+    auto coord = AscendC::Te::MakeCoord(0, 0);
+    int64_t row = AscendC::Te::Get<0>(coord);
+    auto shape = AscendC::Te::MakeShape(m, k);
+    using Format = AscendC::Te::FrameLayoutFormat<AscendC::Te::NZLayoutPtn>;
+    (void)Format{}(m, k);
+    (void)tensor;
+    (void)row;
+    (void)shape;
+}
+"""
+)
+
+
+def test_tensor_api(checker: KernelChecker) -> None:
+    _fails_with(checker, TENSOR_API, "Te::MakeShape(m, k)", "Te::MakeShpe(m, k)", "MakeShpe")
+    # a value where the interface takes a type (the layout pattern)
+    _fails_with(
+        checker,
+        TENSOR_API,
+        "FrameLayoutFormat<AscendC::Te::NZLayoutPtn>",
+        "FrameLayoutFormat<16>",
+        "template argument",
+    )
+
+
+HCCL = (
+    HEAD
+    + """
+__aicore__ inline void Communicate(GM_ADDR context, GM_ADDR x, GM_ADDR y, uint64_t n)
+{
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    hccl.Init(context);
+    HcclHandle handle = hccl.AllReduce<true>(x, y, n, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM);
+    hccl.Wait(handle);
+    __gm__ uint8_t* ctx = GetHcclContext<0>();
+    (void)ctx;
+    hccl.Finalize();
+}
+"""
+)
+
+
+def test_collective_communication(checker: KernelChecker) -> None:
+    _fails_with(
+        checker,
+        HCCL,
+        "hccl.AllReduce<true>(x, y, n, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM)",
+        "hccl.AllReduce<true>(x, y, n, HCCL_DATA_TYPE_FP16)",
+        "AllReduce",
+    )
+    _fails_with(checker, HCCL, "hccl.Wait(handle)", "hccl.Waitt(handle)", "Waitt")
+
+
+COMMUNITY = (
+    HEAD
+    + """
+constexpr uint32_t BLOCK = ConstCeil(256, 32);
+class KernelOld {
+public:
+    __aicore__ inline void Init(uint32_t tileNum)
+    {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+        this->tileNum = tileNum ASSERT(tileNum != 0 && "tile num can not be zero!");
+        ASSERT_MSG(tileNum > 0, "tile num %u", tileNum);
+        uint32_t loops = Ceil(tileNum, BLOCK) + AlignDown(tileNum, 8U) + ONE_BLK_FLOAT_NUM;
+        (void)loops;
+    }
+    __aicore__ inline void Copy(LocalTensor<half>& dst, GlobalTensor<half>& src)
+    {
+        DataCopyPadGm2UBImpl((__ubuf__ half*)dst.GetPhyAddr(), (__gm__ half*)src.GetPhyAddr(), DataCopyParams{});
+        SetAtomicnone();
+    }
+    uint32_t tileNum;
+};
+"""
+)
+
+
+def test_cann8_community_helpers(checker: KernelChecker) -> None:
+    _fails_with(checker, COMMUNITY, "DataCopyPadGm2UBImpl(", "DataCopyPadGm2UBImlp(", "DataCopyPadGm2UBImlp")
+    _fails_with(checker, COMMUNITY, "Ceil(tileNum, BLOCK)", "Ceil(tileNum)", "Ceil")
+
+
+STD_AND_MATMUL = (
+    HEAD
+    + """#include "lib/matmul_intf.h"
+template <typename T>
+__aicore__ inline uint32_t Sizes()
+{
+    static_assert(Std::is_one_of_v<T, half, float>, "dtype");
+    using Tuple = Std::tuple<T, int32_t>;
+    using First = typename Std::tuple_element<0, Tuple>::type;
+    static_assert(Std::is_same_v<First, T>, "first");
+    constexpr MatmulShapeParams shape = {128, 128, 128, 64, 64, 64};
+    constexpr MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(shape);
+    (void)cfg;
+    return Std::ceil_align(17U, 16U);
+}
+"""
+)
+
+
+def test_std_utilities_and_matmul_config(checker: KernelChecker) -> None:
+    _fails_with(checker, STD_AND_MATMUL, "Std::is_one_of_v<", "Std::is_one_off_v<", "is_one_off_v")
+    _fails_with(checker, STD_AND_MATMUL, "Std::ceil_align(17U, 16U)", "Std::ceil_align(17U)", "ceil_align")
+
+
+# -- errors need positive evidence -------------------------------------------------------------------
+def test_generic_clang_errors_on_surface_lines_are_warnings(checker: KernelChecker) -> None:
+    # SetMaskCount is a plain function today; a generation declared it with template arguments
+    text = HEAD + "__aicore__ inline void f() { SetMaskCount<half>(); }\n"
+    result = checker.check_source(text, "kernel.cpp")
+    assert result.ok, _errors(result)
+    [finding] = [d for d in result.diagnostics if d.line == 3]
+    assert finding.check == "surface.unproven" and "not counted" in finding.message
+
+
+def test_evidence_still_rejects_counts_kinds_and_conversions(checker: KernelChecker) -> None:
+    body = HEAD + (
+        "__aicore__ inline void f(LocalTensor<half> a, GlobalTensor<half> g)\n{\n"
+        "    Adds(a, a, (half)1.0, 8);\n}\n"
+    )
+    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, a, (half)1.0)", "Adds", "number")
+    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, g, (half)1.0, 8)", "Adds", "kind")
+    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8);", "LocalTensor<float> b = a;", "conversion")
+
+
+def test_host_code_and_build_macros_are_not_the_surfaces_business(checker: KernelChecker) -> None:
+    text = HEAD + (
+        "__aicore__ inline uint32_t Blocks() { return TILE_NUM_FROM_CMAKE; }\n"
+        "void launch(void* stream)\n{\n    aclrtSynchronizeStream(stream);\n}\n"
+    )
+    result = checker.check_source(text, "kernel.cpp")
+    assert result.ok, _errors(result)
+    assert {d.check for d in result.diagnostics} <= {"surface.unknown", "surface.cascade", "surface.unproven"}
+    misspelt = checker.check_source(
+        text + "__aicore__ inline int64_t i() { return GetBlockIdxx(); }\n", "k.cpp"
+    )
+    assert not misspelt.ok and "GetBlockIdxx" in _errors(misspelt)
+
+
+# -- the operator context the build injects ----------------------------------------------------------
+HOST_TILING = """\
+#if 0
+BEGIN_TILING_DATA_DEF(AddTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, size);
+END_TILING_DATA_DEF;
+#endif
+BEGIN_TILING_DATA_DEF(AddTilingData)
+  // TILING_DATA_FIELD_DEF(uint32_t, unused);
+  TILING_DATA_FIELD_DEF(uint32_t, blockLength);
+  TILING_DATA_FIELD_DEF(uint32_t, tileNum);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Add, AddTilingData)
+"""
+KERNEL = (
+    HEAD
+    + """\
+extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    uint32_t n = tilingData.blockLength * tilingData.tileNum;
+    (void)n;
+}
+"""
+)
+
+
+def test_tiling_read_without_dead_regions_and_from_ophost_folders(tree, checker: KernelChecker) -> None:  # type: ignore[no-untyped-def]
+    assert "size" not in active_text(HOST_TILING) and "unused" not in active_text(HOST_TILING)
+    root = tree({"add/add.cpp": KERNEL, "add/ophost/add_tiling.h": HOST_TILING})
+    kernel = root / "add/add.cpp"
+    assert "blockLength" in op_context(KERNEL, kernel.parent).header
+    assert checker.check_file(kernel).ok
+    misspelt = checker.check_file(kernel, overrides={kernel: KERNEL.replace("Data.tileNum", "Data.tileNmu")})
+    assert not misspelt.ok and "did you mean 'tileNum'" in _errors(misspelt)
+    unread = checker.check_file(kernel, overrides={kernel: KERNEL.replace("Data.tileNum", "Data.coreCount")})
+    assert unread.ok and any(d.check == "surface.tiling" for d in unread.diagnostics)
+
+
+def test_format_macros_carry_ge_format_values() -> None:
+    macros = build_macros("#if FORMAT_X == FORMAT_FRACTAL_NZ\n#endif\n", None)
+    assert macros["FORMAT_FRACTAL_NZ"] == "29" and macros["FORMAT_X"] == macros["FORMAT_ND"] == "2"
+
+
+# -- a reasoning is judged against its unit's own kernel ---------------------------------------------
+REAL_KERNEL = (
+    HEAD
+    + """\
+extern "C" __global__ __aicore__ void scale(GM_ADDR x)
+{
+    LocalTensor<half> a;
+    AscendC::ScaleByVendorTable(a, a, 8);
+    Muls(a, a, (half)2.0, 8);
+}
+"""
+)
+
+
+def _reasoning_quoting(code: str) -> str:
+    return render_reasoning({**SECTIONS, "api_choices": SECTIONS["api_choices"] + f"\n\n```cpp\n{code}\n```"})
+
+
+def test_findings_of_the_real_kernel_are_inherited_not_blamed_on_the_reasoning() -> None:
+    checker = KernelChecker()
+    assert not checker.check_source(REAL_KERNEL, "scale.cpp").ok  # an API the surface does not know
+    unit = make_unit(code=REAL_KERNEL, path="ops/scale/op_kernel/scale.cpp")
+    verifier = SurfaceVerifier(checker=checker)
+
+    faithful = verifier.verify(
+        unit, "", _reasoning_quoting("AscendC::ScaleByVendorTable(a, a, 8);\nMuls(a, a, (half)2.0, 8);")
+    )
+    assert is_accepted(faithful)
+    [inherited] = faithful
+    assert inherited.check == "surface.inherited" and "ScaleByVendorTable" in inherited.message
+
+    introduced = verifier.verify(
+        unit, "", _reasoning_quoting("AscendC::ScaleByVendorTable(a, a, 8);\nMulls(a, a, (half)2.0, 8);")
+    )
+    assert not is_accepted(introduced)
+    assert [d.check for d in introduced if d.severity == "error"] == ["surface.snippet"]
+    assert "Mulls" in next(d.message for d in introduced if d.severity == "error")
