@@ -17,7 +17,8 @@ Per repository:
   AscendC API when the entry itself calls none. Mutants are drawn from compiled code only: a
   site the preprocessor skips for the checked SoC (`#if 0`, another SoC's branch) or inside a
   macro that expands to nothing in a device build (`ASSERT(...)`) is an equivalent mutant (no
-  compiler could reject it), and another site is drawn;
+  compiler could reject it), and another site is drawn; so is a call qualified by a namespace that
+  is not AscendC's (`std::max`, a kernel's own `tool::CeilDiv`): that is not an AscendC API call;
 - the most frequent error messages of rejected files (names and numbers folded).
 
 `--sample N` checks a deterministic sample of N entry files per repository (all by default);
@@ -138,6 +139,23 @@ def dead_lines(checker: KernelChecker, entry: Path, target: Path) -> set[int]:
     return dead
 
 
+def _ascendc_site(text: str, mutation: Any, checker: KernelChecker) -> bool:
+    """Whether the mutated call is unqualified or qualified by an AscendC namespace."""
+    lines = text.splitlines()
+    line = lines[mutation.line - 1] if 0 < mutation.line <= len(lines) else ""
+    name = mutation.before if mutation.kind == "misspell" else ""
+    scopes = {part for e in checker.catalog.entries for part in e.qualified.split("::")[:-1]}
+    for match in re.finditer(r"((?:\w+::)*)(\w+)\s*(?:<[^;(){}]*>)?\s*\(", line):
+        if name and match.group(2) != name:
+            continue
+        qualifiers = [q for q in match.group(1).split("::") if q]
+        if not qualifiers or qualifiers[-1] in scopes:
+            return True
+        if name:
+            return False
+    return True
+
+
 def checker_names(checker: KernelChecker) -> set[str]:
     return mutation_api_names({e.name for e in checker.catalog.entries if e.kind == "function"})
 
@@ -186,9 +204,9 @@ def evaluate(job: tuple[str, bool]) -> dict[str, Any]:
         mutation = None
         for _ in range(10):  # draw again while the site is in code no compiler sees
             mutation = make(text, names, rng)
-            if mutation is None or mutation.line not in dead:
+            if mutation is None or (mutation.line not in dead and _ascendc_site(text, mutation, checker)):
                 break
-        if mutation is None or mutation.line in dead:
+        if mutation is None or mutation.line in dead or not _ascendc_site(text, mutation, checker):
             continue
         result = checker.check_file(path, CheckOptions(), overrides={target: mutation.text})
         row["mutations"][kind] = {

@@ -15,7 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from annotate.checker.evidence import IDENT_RE, Note, Verdict, evidence_verdict, surface_dependency
+from annotate.checker.evidence import (
+    IDENT_RE,
+    Note,
+    Verdict,
+    evidence_verdict,
+    host_device_pair,
+    surface_dependency,
+)
 
 UNKNOWN_NAME_PATTERNS = (
     re.compile(r"^use of undeclared identifier '(?P<name>[\w:]+)'(?:; did you mean '(?P<hint>[\w:]+)'\?)?"),
@@ -153,6 +160,7 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
         ctx.context_incomplete
         and namespace
         and namespace.split("::")[-1] in ctx.unit_declared | ctx.lenient_names
+        and not (hint and _near(short, hint_short))  # a unit extending AscendC::Te still misspells
     ):
         # `Pattern::Dim` where the kernel's own `Pattern` alias failed (its header is missing) and
         # the lookup fell through to AscendC::Pattern: not the AscendC name the author meant.
@@ -210,6 +218,8 @@ _ALL_CAPS_RE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$")
 
 def _build_system_name(name: str) -> str:
     """Why an undeclared name may be the build system's (empty when nothing suggests it)."""
+    if name.startswith("__"):
+        return "names beginning with __ belong to the compiler (built-ins the surface does not model)"
     if name.endswith("TilingData"):
         return "tiling structures are generated from host definitions the checker did not find"
     if _ALL_CAPS_RE.match(name):
@@ -269,7 +279,10 @@ def _member_verdict(name: str, owner: str, message: str, ctx: Context) -> Verdic
     short_owner = re.sub(r"<.*", "", owner).split("::")[-1]
     if UNKNOWN_TILING in owner:
         return Verdict("warning", "surface.tiling", f"tiling field '{name}': the tiling structure is unknown")
-    if "Curate" in owner:
+    if "Curate" in owner or owner.startswith("AscendC::Te::"):  # the approximated tensor API
+        near = closest(name, ctx.api_names, strict=True)
+        if near and name not in ctx.known:
+            return Verdict("error", "ascendc.unknown_member", f"{message}; did you mean '{near}'?")
         return Verdict(
             "warning", "surface.unproven", f"{message} (not counted: the surface approximates this type)"
         )
@@ -324,6 +337,12 @@ def classify_diagnostic(
         if verdict is not None:
             return verdict
     notes = notes or []
+    if host_device_pair(message, line_text, notes):
+        return Verdict(
+            "warning",
+            "surface.unproven",
+            f"{message} (not counted: a host and a device function of one name)",
+        )
     on_lenient_line = bool(ctx.lenient_names and set(IDENT_RE.findall(line_text)) & ctx.lenient_names)
     shadowed = _shadowed_call(message, failed_calls or [], ctx)
     if not shadowed:
@@ -339,7 +358,7 @@ def classify_diagnostic(
         lenient = _incomplete_context_verdict(message, line_text, ctx, headers, shadowed)
         if lenient is not None:
             return lenient
-    reason = surface_dependency(line_text, notes, ctx.surface_names)
+    reason = surface_dependency(line_text, notes, ctx.surface_names, message)
     if ctx.in_host:
         reason = "host code: the surface declares the device interface only"
     if reason:

@@ -75,6 +75,7 @@ class Note:
     message: str
     in_surface: bool
     approximate: bool = False  # it points at a surface declaration marked as an approximation
+    line_text: str = ""  # the unit's source line it points at ("" outside the unit)
 
 
 _CALL_FAILED_RE = re.compile(
@@ -229,12 +230,33 @@ def evidence_verdict(
     )
 
 
-def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str]) -> str:
-    """Why an error without positive evidence may come from the surface's approximations ("" when
-    the line involves nothing the surface declares)."""
+_ACCESS_IN_INSTANCE_RE = re.compile(r"^'\w+' is a (?:protected|private) member of '[^']*<")
+_TILING_NAME_RE = re.compile(r"'\w*TilingData\w*'")
+
+
+def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str], message: str = "") -> str:
+    """Why an error without positive evidence may come from the surface's approximations or the
+    build's context ("" when the line involves nothing the checker approximates)."""
+    if _ACCESS_IN_INSTANCE_RE.match(message):
+        return "an access check inside a template instantiation whose arguments the checker approximates"
+    if _TILING_NAME_RE.search(message):
+        return "tiling structures come from host definitions"
     if any(n.in_surface for n in notes):
         return "it involves AscendC declarations the surface approximates"
     used = sorted(set(IDENT_RE.findall(line_text)) & surface_names)
     if used:
         return f"the line uses {', '.join(used[:3])}, which the surface declares approximately"
     return ""
+
+
+_REDEFINITION_RE = re.compile(r"^redefinition of '[^']+'$")
+_DEVICE_MARK_RE = re.compile(r"__aicore__|__global__|__simt|__simd|CATLASS_DEVICE|CATLASS_HOST_DEVICE")
+
+
+def host_device_pair(message: str, line_text: str, notes: list[Note]) -> bool:
+    """`redefinition of 'f'` where one definition is a device (`__aicore__`) function and the other
+    a host function: the heterogeneous compiler keeps both."""
+    if not _REDEFINITION_RE.match(message):
+        return False
+    here = bool(_DEVICE_MARK_RE.search(line_text))
+    return any(n.line_text and bool(_DEVICE_MARK_RE.search(n.line_text)) != here for n in notes)

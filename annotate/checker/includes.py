@@ -36,6 +36,13 @@ def local_include_dirs(path: Path, extra: Iterable[Path] = ()) -> list[Path]:
     if op is not None:
         dirs += [op / "op_kernel", op]
     root = repository_root(path)
+    # sample projects keep their headers in an `include/` folder beside or above the sources
+    # (their build adds it with -I): the nearest ones, up to the repository root
+    for parent in [path.parent, *path.parent.parents][:4]:
+        if (parent / "include").is_dir():
+            dirs.append(parent / "include")
+        if root is not None and parent == root:
+            break
     if root is not None:
         dirs.append(root)
     dirs += list(extra)

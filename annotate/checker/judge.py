@@ -22,7 +22,11 @@ from annotate.checker.blocks import device_markers, headers_at, in_host_function
 from annotate.checker.catalog import Catalog
 from annotate.checker.classify import Context, Verdict, classify_diagnostic
 from annotate.checker.evidence import Note
-from annotate.checker.qualified import misspelt_qualified_names, wrong_qualified_arity
+from annotate.checker.qualified import (
+    misspelt_qualified_names,
+    misspelt_unqualified_calls,
+    wrong_qualified_arity,
+)
 from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
 from schemas.ascendc import VIRTUAL_ROOT
@@ -64,16 +68,17 @@ def _raw_errors(tu: ci.TranslationUnit, sources: dict[str, str]) -> tuple[list[R
             continue
         file = norm(diag.location.file.name) if diag.location.file else ""
         in_context = file.startswith(VIRTUAL_ROOT) and file not in sources
-        notes = [_note(n) for n in diag.children]
+        notes = [_note(n, sources) for n in diag.children]
         raw = RawError(file, diag.location.line, diag.spelling, in_context, notes)
         (surface if is_surface_file(file) and not in_context else unit).append(raw)
     return unit, surface
 
 
-def _note(diag: ci.Diagnostic) -> Note:
+def _note(diag: ci.Diagnostic, sources: dict[str, str]) -> Note:
     file = diag.location.file.name if diag.location.file else ""
     in_surface = bool(file) and is_surface_file(file)
-    return Note(diag.spelling, in_surface, in_surface and approximated_at(file, diag.location.line))
+    approximate = in_surface and approximated_at(file, diag.location.line)
+    return Note(diag.spelling, in_surface, approximate, _line_text(norm(file), diag.location.line, sources))
 
 
 # The surface marks its approximations by open parameter packs named Curate... (`typename...
@@ -205,6 +210,8 @@ def judge(
             )
             error_lines.add((norm(finding.path), finding.line))
     textual = misspelt_qualified_names(sources, catalog, ctx.declared | ctx.unit_declared)
+    if ctx.known:
+        textual += misspelt_unqualified_calls(sources, catalog, ctx.known | ctx.unit_declared)
     for found in textual + wrong_qualified_arity(sources, catalog):
         if (found.file, found.line) not in error_lines:
             error_lines.add((found.file, found.line))

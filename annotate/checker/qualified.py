@@ -13,6 +13,7 @@ overload of the namespace's `Add` admits.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from annotate.checker.catalog import Catalog
@@ -169,3 +170,51 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
             )
             findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.arity", message)))
     return findings
+
+
+_UNQUALIFIED_CALL_RE = re.compile(r"(?<![\w.:>])([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
+_MEMBER_CALL_RE = re.compile(r"(?:\.|->)\s*([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
+
+
+def misspelt_unqualified_calls(
+    sources: dict[str, str], catalog: Catalog, known: set[str]
+) -> list[QualifiedFinding]:
+    """`DatCopyPad(dst, src, params)` or `yLocal.SetVlue(i, v)` where nothing anywhere declares the
+    name and it is one typo away from an AscendC function (or method): clang says nothing when an
+    argument of the call, or the object's type, is itself unknown (recovery drops the call), so
+    the text is read too."""
+    functions = {e.name for e in catalog.entries if e.kind == "function"}
+    methods = catalog.member_names()
+    declared = known | catalog.known_names()
+    codes = {file: mask_comments_and_literals(text) for file, text in sources.items()}
+    findings: list[QualifiedFinding] = []
+    calls = [(_UNQUALIFIED_CALL_RE, functions), (_MEMBER_CALL_RE, methods)]
+    for (file, code), (pattern, candidates) in ((fc, pc) for fc in codes.items() for pc in calls):
+        for match in pattern.finditer(code):
+            name = match.group(1)
+            if name in declared or _declared_in_text(name, codes.values()):
+                continue
+            near = sorted(c for c in candidates if typo_like(name, c))
+            if not near:
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            message = (
+                f"'{name}' is not declared anywhere and is not an AscendC API; did you mean '{near[0]}'?"
+            )
+            findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.unknown_api", message)))
+    return findings
+
+
+_NOT_A_TYPE = {"return", "else", "case", "do", "throw", "co_return", "new", "delete", "sizeof", "typename"}
+
+
+def _declared_in_text(name: str, codes: Iterable[str]) -> bool:
+    """Whether some occurrence of `name` reads as a declaration (`T name(`, `T* name`, `name =`):
+    a declaration clang rejected (its type comes from a missing header) still declares it."""
+    pattern = re.compile(rf"(\w+|[>*&])\s*\b{re.escape(name)}\b\s*([(=;,\[{{])")
+    for code in codes:
+        for match in pattern.finditer(code):
+            before = match.group(1)
+            if before not in _NOT_A_TYPE and not before.isdigit():
+                return True
+    return False

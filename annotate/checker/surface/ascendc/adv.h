@@ -330,6 +330,9 @@ __aicore__ inline void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 __aicore__ inline void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                   const uint32_t dataSize);
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+__aicore__ inline void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize);
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
                              const T scalarValue);

@@ -13,6 +13,10 @@
 #include "ascendc/system.h"
 #include "ascendc/tensor.h"
 
+// Element-type spellings of an older generation.
+using float8_e4m3_t = fp8_e4m3fn_t;
+using float8_e5m2_t = fp8_e5m2_t;
+
 // Built-in core index variables of the older kernel language (before GetBlockIdx()).
 constexpr int64_t block_idx = 0;
 constexpr int64_t block_num = 1;
@@ -81,6 +85,23 @@ __aicore__ inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const
 // Select by a byte mask (adv API): destination first; the rest as the generation defines it.
 template <typename T, typename U, bool isReuseMask = true, bool reverse = false, typename... CurateRest>
 __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, CurateRest&&... rest);
+
+// The older name of the scalar Cast.
+template <typename T, typename U, RoundMode roundMode>
+__aicore__ inline U ScalarCast(T valueIn);
+__aicore__ inline void Nop();
+__aicore__ inline void SetMMRowMajor();
+__aicore__ inline void SetMMColumnMajor();
+__aicore__ inline int64_t GetSubBlockIdxImpl();
+
+// Softmax tiling computed in the kernel (constexpr where the interface makes it so).
+__aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(
+    const uint32_t srcM, const uint32_t srcK, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+    const uint32_t localWorkSpaceSize, const bool isUpdate = false, const bool isBasicBlock = false,
+    const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false)
+{
+    return {};
+}
 
 // Debug dumps (no-ops in a production build).
 __aicore__ inline void InitDump(bool mixFlag, uint32_t gmLen);

@@ -136,6 +136,22 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& pop);
 template <TPosition pos>
 __aicore__ inline bool PopStackBuffer(TBuf<pos>& popBuffer, TBuffAddr& bufStart);
 
+// A queue bound from a position to the TSCM (L1 shared with the vector core).
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+// Static queue configuration (the `mask` of TQue in CANN 8).
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
 }  // namespace AscendC
 
 // The pipe of the running kernel (declared outside the namespace, as the framework does).

@@ -337,6 +337,8 @@ CURATE_REG_BINARY(Xor);
 CURATE_REG_BINARY(Prelu);
 CURATE_REG_BINARY(MulAddDst);
 CURATE_REG_BINARY(MulDstAdd);
+CURATE_REG_BINARY(Mula);
+CURATE_REG_BINARY(FusedMulDstAdd);
 CURATE_REG_BINARY(AbsSub);
 CURATE_REG_BINARY(ExpSub);
 CURATE_REG_BINARY(ShiftLeft);
@@ -432,6 +434,9 @@ __aicore__ inline void ReduceDataBlock(S& dstReg, V srcReg, MaskReg mask);
 CURATE_REG_REDUCE(ReduceSum);
 CURATE_REG_REDUCE(ReduceMax);
 CURATE_REG_REDUCE(ReduceMin);
+CURATE_REG_REDUCE(ReduceMaxWithDataBlock);
+CURATE_REG_REDUCE(ReduceMinWithDataBlock);
+CURATE_REG_REDUCE(ReduceSumWithDataBlock);
 template <PairReduce type = PairReduce::SUM, typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
           typename U>
 __aicore__ inline void PairReduceElem(U& dstReg, U srcReg, MaskReg mask);

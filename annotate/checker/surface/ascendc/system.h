@@ -180,6 +180,9 @@ public:
 // (no CPU debugging) ASSERT expands to nothing at all, so code such as `n ASSERT(n != 0)` compiles;
 // ASSERT_MSG keeps its condition (a statement) and ignores the message.
 #define ascendc_assert(...) ((void)0)
+// Device-side assert: a condition, optionally a message format and its arguments.
+#undef assert
+#define assert(expr, ...) ((void)(expr))
 #ifndef ASSERT
 #define ASSERT(x)
 #endif

@@ -37,25 +37,33 @@ struct CurateTeValue {
     }
     __aicore__ constexpr const CurateTeValue* operator->() const { return this; }
     __aicore__ constexpr CurateTeValue operator*() const { return {}; }
-    // what kernels call on tensors, layouts and pointers
-    __aicore__ constexpr CurateTeValue Layout() const { return {}; }
-    __aicore__ constexpr CurateTeValue Data() const { return {}; }
-    __aicore__ constexpr CurateTeValue Engine() const { return {}; }
-    __aicore__ constexpr CurateTeValue Shape() const { return {}; }
-    __aicore__ constexpr CurateTeValue Stride() const { return {}; }
-    __aicore__ constexpr CurateTeValue Size() const { return {}; }
-    __aicore__ constexpr CurateTeValue Capacity() const { return {}; }
-    __aicore__ constexpr CurateTeValue Get() const { return {}; }
-    template <typename... Ts>
-    __aicore__ constexpr CurateTeValue SetValue(const Ts&...) const
-    {
-        return {};
+    // what kernels call on tensors, layouts and pointers (any arguments)
+#define CURATE_TE_MEMBER(Name)                                        \
+    template <typename... CurateTypes, typename... CurateArgs>       \
+    __aicore__ constexpr CurateTeValue Name(const CurateArgs&...) const \
+    {                                                                 \
+        return {};                                                    \
     }
-    template <typename... Ts>
-    __aicore__ constexpr CurateTeValue GetValue(const Ts&...) const
-    {
-        return {};
-    }
+    CURATE_TE_MEMBER(Layout)
+    CURATE_TE_MEMBER(Data)
+    CURATE_TE_MEMBER(Engine)
+    CURATE_TE_MEMBER(Shape)
+    CURATE_TE_MEMBER(Stride)
+    CURATE_TE_MEMBER(Size)
+    CURATE_TE_MEMBER(Capacity)
+    CURATE_TE_MEMBER(Rank)
+    CURATE_TE_MEMBER(Get)
+    CURATE_TE_MEMBER(GetShape)
+    CURATE_TE_MEMBER(GetStride)
+    CURATE_TE_MEMBER(GetValue)
+    CURATE_TE_MEMBER(SetValue)
+    CURATE_TE_MEMBER(Slice)
+    CURATE_TE_MEMBER(Select)
+    CURATE_TE_MEMBER(Begin)
+    CURATE_TE_MEMBER(SetCacheMode)
+    CURATE_TE_MEMBER(SetL2CacheHint)
+    CURATE_TE_MEMBER(with)
+#undef CURATE_TE_MEMBER
     static constexpr size_t value = 0;
 };
 

@@ -85,6 +85,12 @@ __aicore__ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = f
 {
     return CFG_NORM;
 }
+__aicore__ constexpr MatmulConfig GetSpecialMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                                      const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
+                                                      bool isPerTensor = false, bool hasAntiQuantOffset = false)
+{
+    return CFG_MDL;
+}
 __aicore__ constexpr MatmulConfig GetMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
                                                const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
                                                bool isPerTensor = false, bool hasAntiQuantOffset = false,
