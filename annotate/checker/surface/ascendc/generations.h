@@ -94,6 +94,14 @@ __aicore__ inline void SetMMRowMajor();
 __aicore__ inline void SetMMColumnMajor();
 __aicore__ inline int64_t GetSubBlockIdxImpl();
 
+// Softmax tiling computed in the kernel (the shape-info form of CANN 8 and the raw form)
+__aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
+    const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+    const uint32_t localWorkSpaceSize, const bool isUpdate = false, const bool isBasicBlock = false,
+    const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false)
+{
+    return {};
+}
 // Softmax tiling computed in the kernel (constexpr where the interface makes it so).
 __aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(
     const uint32_t srcM, const uint32_t srcK, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
@@ -220,6 +228,42 @@ public:
     __aicore__ inline uint32_t GetRankDim();
     __aicore__ inline uint16_t GetQueueNum();
 };
+
+// ---- layouts of the basic API: shapes, strides and coordinates as tuples ----------------------------
+template <typename... Shapes>
+using Shape = Std::tuple<Shapes...>;
+template <typename... Strides>
+using Stride = Std::tuple<Strides...>;
+template <typename... Coords>
+using Coord = Std::tuple<Coords...>;
+template <typename... Ts>
+__aicore__ inline constexpr Shape<Ts...> MakeShape(const Ts&... t);
+template <typename... Ts>
+__aicore__ inline constexpr Stride<Ts...> MakeStride(const Ts&... t);
+template <typename... Ts>
+__aicore__ inline constexpr Coord<Ts...> MakeCoord(const Ts&... t);
+template <typename T, typename U>
+struct Layout : private Std::tuple<T, U> {
+    __aicore__ inline constexpr Layout(const T& shape = {}, const U& stride = {}) : Std::tuple<T, U>(shape, stride) {}
+    __aicore__ inline constexpr decltype(auto) GetSize() const;
+    __aicore__ inline constexpr decltype(auto) layout() { return *this; }
+    __aicore__ inline constexpr decltype(auto) layout() const { return *this; }
+    __aicore__ inline constexpr decltype(auto) GetShape() const;
+    __aicore__ inline constexpr decltype(auto) GetStride() const;
+    template <typename S>
+    __aicore__ inline constexpr auto operator()(const S& coord) const;
+};
+template <typename T, typename U>
+__aicore__ inline constexpr auto MakeLayout(const T& shape, const U& stride)
+{
+    return Layout<T, U>(shape, stride);
+}
+template <typename T>
+struct is_layout : Std::false_type {};
+template <typename T, typename U>
+struct is_layout<Layout<T, U>> : Std::true_type {};
+template <typename T>
+constexpr bool is_layout_v = is_layout<T>::value;
 
 // The tiling structures of the adv-API libraries, also spelt `AscendC::tiling::...`.
 namespace tiling {
