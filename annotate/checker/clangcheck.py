@@ -153,7 +153,8 @@ class KernelChecker:
             for name, text in sources.items()
             if Path(name) in overrides or text != read_text(Path(name))
         }
-        ctx_op = op_context("\n".join(sources.values()), operator_folder(path) if on_disk else None)
+        others = tuple(dict.fromkeys(op for f in plan.local_files if (op := operator_folder(f)) is not None))
+        ctx_op = op_context("\n".join(sources.values()), operator_folder(path) if on_disk else None, others)
         return _Unit(
             path,
             display,

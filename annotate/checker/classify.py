@@ -171,6 +171,7 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
         and namespace
         and namespace.split("::")[-1] in ctx.unit_declared | ctx.lenient_names
         and not (hint and _near(short, hint_short))  # a unit extending AscendC::Te still misspells
+        and not (namespace.startswith("AscendC") and closest(short, ctx.api_names, strict=True))
     ):
         # `Pattern::Dim` where the kernel's own `Pattern` alias failed (its header is missing) and
         # the lookup fell through to AscendC::Pattern: not the AscendC name the author meant.
@@ -238,6 +239,8 @@ _ALL_CAPS_RE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$")
 
 def _build_system_name(name: str) -> str:
     """Why an undeclared name may be the build system's (empty when nothing suggests it)."""
+    if re.match(r"^(?:acl[A-Z_a-z]|ACL_|rt[A-Z])", name):
+        return "a name of the host runtime (acl), which the surface does not declare"
     if name.startswith("__"):
         return "names beginning with __ belong to the compiler (built-ins the surface does not model)"
     if name.endswith("TilingData"):

@@ -25,6 +25,7 @@ _BUILD_MACRO_RE = re.compile(r"\b(DTYPE|ORIG_DTYPE|FORMAT)_([A-Z0-9_]+)\b")
 _DEFINED_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 _DECLARED_RE = re.compile(
     r"\b(?:using|typedef\s+[\w:<>, ]+?|struct|class)\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)"
+    r"|\b[\w:>]+\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)\s*=(?!=)"  # a constant of the kernel's own
 )
 _BEGIN_RE = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.DOTALL)
 _FIELD_RE = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^)]*)\)")
@@ -223,10 +224,18 @@ def _render_merged(classes: list[str], by_name: dict[str, TilingStruct]) -> str:
     return body.replace(f"struct {MERGED_TILING} {{", f"struct {MERGED_TILING} : {', '.join(classes)} {{", 1)
 
 
-def tiling_header(op_dir: Path | None, unit_text: str) -> tuple[str, str]:
-    """(header text, source) for the operator's tiling structures."""
+def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ...] = ()) -> tuple[str, str]:
+    """(header text, source) for the operator's tiling structures, and those of the operators
+    whose kernel headers it includes (a kernel reusing a sibling's header reads its tiling)."""
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(op_dir)]
     structs, registered = parse_tiling_structs(texts)
+    own = {s.name for s in structs}
+    for other in other_ops:
+        if other == op_dir:
+            continue
+        other_texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(other)]
+        structs += [s for s in parse_tiling_structs(other_texts)[0] if s.name not in own]
+        own |= {s.name for s in structs}
     if not structs:
         return "", ""
     defined_by_kernel = set(_STRUCT_DEF_RE.findall(unit_text))
@@ -240,7 +249,9 @@ def tiling_header(op_dir: Path | None, unit_text: str) -> tuple[str, str]:
         cls for _, cls in registered
     ]
     classes = list(dict.fromkeys(c for c in chosen if c in by_name)) or [s.name for s in structs[:1]]
-    if len(classes) == 1:
+    if not texts or not registered and not parse_tiling_structs(texts)[0]:
+        pass  # only other operators' structures: the kernel's own default stays unknown
+    elif len(classes) == 1:
         parts.append(f"#define CURATE_DEFAULT_TILING_TYPE {classes[0]}")
     else:
         parts.append(_render_merged(classes, by_name))
@@ -310,7 +321,7 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
     used = {(kind, name) for kind, name in _BUILD_MACRO_RE.findall(unit_text) if not name.endswith("_")}
     if not used:
         return {}
-    defined = set(_DEFINED_RE.findall(unit_text)) | set(_DECLARED_RE.findall(unit_text))
+    defined = set(_DEFINED_RE.findall(unit_text)) | {a or b for a, b in _DECLARED_RE.findall(unit_text)}
     macros: dict[str, str] = {}
     if any(kind == "FORMAT" for kind, _ in used):
         # the build names every ge::Format numerically, and each tensor's format after its OpDef
@@ -339,10 +350,10 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
 _REGISTER_DEFAULT_RE = re.compile(r"REGISTER_TILING_DEFAULT\s*\(\s*([\w:]+)\s*\)")
 
 
-def op_context(unit_text: str, op_dir: Path | None) -> OpContext:
+def op_context(unit_text: str, op_dir: Path | None, other_ops: tuple[Path, ...] = ()) -> OpContext:
     """The injected context of one kernel. A kernel that names its default tiling structure with
     REGISTER_TILING_DEFAULT(S) reads S through GET_TILING_DATA, whatever the host registered."""
-    header, source = tiling_header(op_dir, unit_text)
+    header, source = tiling_header(op_dir, unit_text, other_ops)
     registered = _REGISTER_DEFAULT_RE.findall(unit_text)
     if registered:
         header = re.sub(r"(?m)^#define CURATE_DEFAULT_TILING_TYPE .*$", "", header)

@@ -55,6 +55,12 @@ struct DropOutShapeInfo {
     uint32_t srcLastAxis = 0;
     uint32_t maskLastAxis = 0;
 };
+struct AntiQuantShapeInfo {
+    uint32_t offsetHeight{0};
+    uint32_t offsetWidth{0};
+    uint32_t scaleHeight{0};
+    uint32_t scaleWidth{0};
+};
 struct DequantParams {
     uint32_t m;
     uint32_t n;
@@ -90,6 +96,9 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, CurateRest
 template <typename T, typename U, RoundMode roundMode>
 __aicore__ inline U ScalarCast(T valueIn);
 __aicore__ inline void Nop();
+__aicore__ inline void SetNextTaskStart();
+__aicore__ inline void WaitPreTaskEnd();
+__aicore__ inline void SetMMLayoutTransform(bool mmLayoutMode);
 __aicore__ inline void SetMMRowMajor();
 __aicore__ inline void SetMMColumnMajor();
 __aicore__ inline int64_t GetSubBlockIdxImpl();
