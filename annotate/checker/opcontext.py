@@ -230,6 +230,7 @@ def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ..
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(op_dir)]
     structs, registered = parse_tiling_structs(texts)
     own = {s.name for s in structs}
+    has_own = bool(structs)
     for other in other_ops:
         if other == op_dir:
             continue
@@ -249,7 +250,7 @@ def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ..
         cls for _, cls in registered
     ]
     classes = list(dict.fromkeys(c for c in chosen if c in by_name)) or [s.name for s in structs[:1]]
-    if not texts or not registered and not parse_tiling_structs(texts)[0]:
+    if not has_own:
         pass  # only other operators' structures: the kernel's own default stays unknown
     elif len(classes) == 1:
         parts.append(f"#define CURATE_DEFAULT_TILING_TYPE {classes[0]}")
