@@ -342,3 +342,18 @@ def test_a_sibling_operators_tiling_is_synthesised(tree, checker: KernelChecker)
     )
     result = checker.check_file(root / "ops/mul/op_kernel/mul.cpp")
     assert result.ok and not any(d.check == "surface.unknown" for d in result.diagnostics), _errors(result)
+
+
+def test_every_surface_header_parses_with_every_other(checker: KernelChecker) -> None:
+    """Generations are declared side by side: no header of the surface may contradict another."""
+    from annotate.checker.toolchain import SURFACE_DIR
+
+    headers = sorted(
+        p.relative_to(SURFACE_DIR).as_posix()
+        for p in SURFACE_DIR.rglob("*")
+        if p.is_file() and p.suffix in (".h", "") and "libc" not in p.parts and p.name != "asc_prelude.h"
+    )
+    text = "".join(f'#include "{h}"\n' for h in headers) + "#include <cmath>\n"
+    result = checker.check_source(text, "all_headers.cpp")
+    assert [d for d in result.diagnostics if d.check in ("surface.internal", "include.missing")] == []
+    assert result.ok, _errors(result)

@@ -282,10 +282,12 @@ class AstChecker:
         args = list(call.get_arguments())
         if _adl_may_add(args, functions):
             return None
-        if self.ctx.context_incomplete and not any(
-            argument_kind(a) not in ("*", "scalar", "enum") for a in args
+        if (
+            self.ctx.context_incomplete
+            and name in self.ctx.tensor_apis
+            and not any(argument_kind(a) not in ("*", "scalar", "enum") for a in args)
         ):
-            return None  # no AscendC value among the arguments: probably a helper of a missing header
+            return None  # a tensor API called with scalars: probably a helper of a missing header
         n = len(args)
         by_count = [f for f in functions if cu.arity(f).admits(n)]
         owner = cu.namespace_of(functions[0])

@@ -109,6 +109,11 @@ class KernelChecker:
         self.api_names = self.catalog.callable_names() | self.catalog.member_names()
         self.surface_names = self.catalog.known_names()
         self.records = frozenset(e.name for e in self.catalog.entries if e.kind == "class")
+        self.tensor_apis = frozenset(
+            e.name
+            for e in self.catalog.entries
+            if e.kind == "function" and any("Tensor<" in o.signature for o in e.overloads)
+        )
 
     def check_file(
         self, path: Path, options: CheckOptions | None = None, overrides: dict[Path, str] | None = None
@@ -206,6 +211,7 @@ class KernelChecker:
             snippet=unit.options.snippet,
             surface_names=self.surface_names,
             records=self.records,
+            tensor_apis=self.tensor_apis,
             tiling_fields=tiling_fields(unit.op_header),
         )
         ctx.unit_declared = unit_declarations(tu, set(unit.sources))

@@ -130,6 +130,7 @@ class Context:
     unit_text: str = ""  # the unit's own source text
     surface_names: set[str] = field(default_factory=set)  # every name the surface declares
     records: frozenset[str] = frozenset()  # the surface's classes (AscendC parameter records)
+    tensor_apis: frozenset[str] = frozenset()  # functions with an overload taking a tensor
 
     @property
     def context_incomplete(self) -> bool:
@@ -268,12 +269,15 @@ ASCEND_TYPE_MARKERS = ("Tensor", "MaskReg", "AddrReg", "UnalignReg", "AscendC::"
 
 
 def _shadowed_call(message: str, failed_calls: list[tuple[str, list[str]]], ctx: Context) -> str | None:
-    """A failed call to an AscendC name whose arguments are not AscendC values: with a header
-    missing, the kernel most likely meant its own helper of the same name (`Ceil(a, b)`)."""
+    """A failed call to an AscendC tensor API whose arguments are not AscendC values: with a header
+    missing, the kernel most likely meant its own scalar helper of the same name (`Ceil(a, b)`).
+    (A scalar AscendC utility such as `CeilDivision(a, b)` is what scalar arguments are for.)"""
     match = _NO_MATCH_RE.match(message)
     if not match or not ctx.context_incomplete:
         return None
     name = match.group("name")
+    if ctx.tensor_apis and name not in ctx.tensor_apis:
+        return None
     for call_name, arg_types in failed_calls:
         if call_name != name or not arg_types:
             continue

@@ -10,6 +10,7 @@
 #define CURATE_ASCENDC_GENERATIONS_H
 
 #include "ascendc/adv.h"
+#include "ascendc/std.h"
 #include "ascendc/system.h"
 #include "ascendc/tensor.h"
 
