@@ -174,7 +174,9 @@ class KernelChecker:
             resolve_soc(options.soc, [*sources, *sources.values()]),
         )
 
-    def _parse(self, unit: _Unit, parse_options: int = 0) -> ci.TranslationUnit:
+    def _parse(
+        self, unit: _Unit, parse_options: int = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    ) -> ci.TranslationUnit:
         args = base_args(unit.soc)
         if unit.missing:
             # A missing shared header normally brings the AscendC interface in (and the kernel may

@@ -35,6 +35,9 @@ UNKNOWN_NAME_PATTERNS = (
     re.compile(r"^use of undeclared '(?P<name>[\w:]+)'"),
     re.compile(r"^unknown template name '(?P<name>\w+)'"),
     re.compile(r"^use of undeclared label '(?P<name>\w+)'"),
+    re.compile(
+        r"^no member named '(?P<name>\w+)' in the global namespace(?:; did you mean '(?P<hint>[\w:]+)'\?)?"
+    ),
 )
 NO_MEMBER_RE = re.compile(r"^no member named '(?P<name>\w+)' in '(?P<owner>[^']+)'")
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
@@ -376,7 +379,12 @@ def classify_diagnostic(
         trust = not ctx.context_incomplete and not on_lenient_line
         verdict = evidence_verdict(message, notes, ctx.records, trust)
         # next to a name the surface cannot know (or one clang corrected), only a count is evidence
-        if verdict is not None and (not on_lenient_line or verdict.check.endswith(".arity")):
+        callee = re.search(r"call to '(\w+)'", message)
+        counted = verdict is not None and (
+            not on_lenient_line
+            or (verdict.check.endswith(".arity") and not (callee and callee.group(1) in ctx.lenient_names))
+        )
+        if verdict is not None and counted:
             return verdict
     if on_lenient_line:
         return Verdict(

@@ -123,6 +123,29 @@ def host_sources(op_dir: Path | None) -> list[Path]:
     return found
 
 
+_INDEX_SKIP = {".git", "build", "build_out", "output", "tests", "test"}
+_TILING_INDEXES: dict[Path, dict[str, Path]] = {}
+
+
+def repository_tiling_index(root: Path | None) -> dict[str, Path]:
+    """Every `BEGIN_TILING_DATA_DEF(Name)` of a repository's headers: name -> file. Tiling
+    structures shared between operators live anywhere (`common/inc/tiling/...`). Read once per
+    repository and process."""
+    if root is None:
+        return {}
+    if root not in _TILING_INDEXES:
+        index: dict[str, Path] = {}
+        for path in sorted(root.rglob("*.h")):
+            if _INDEX_SKIP & set(path.relative_to(root).parts[:-1]):
+                continue
+            text = read_text(path)
+            if "BEGIN_TILING_DATA_DEF" in text:
+                for name in re.findall(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", text):
+                    index.setdefault(name, path)
+        _TILING_INDEXES[root] = index
+    return _TILING_INDEXES[root]
+
+
 def _array_size(expr: str, constants: dict[str, str]) -> str:
     expr = expr.strip()
     if re.fullmatch(r"\d+[uUlL]*", expr):
@@ -224,6 +247,24 @@ def _render_merged(classes: list[str], by_name: dict[str, TilingStruct]) -> str:
     return body.replace(f"struct {MERGED_TILING} {{", f"struct {MERGED_TILING} : {', '.join(classes)} {{", 1)
 
 
+def _indexed_structs(op_dir: Path | None, unit_text: str, known: set[str]) -> list[TilingStruct]:
+    """Tiling structures the kernel names that are defined elsewhere in its repository (and the
+    structures their fields need)."""
+    index = repository_tiling_index(repository_root(op_dir / "x") if op_dir is not None else None)
+    if not index:
+        return []
+    wanted = {n for n in set(re.findall(r"\b[A-Za-z_]\w*\b", unit_text)) if n in index and n not in known}
+    found: list[TilingStruct] = []
+    while wanted:
+        texts = [read_text(index[n]) for n in sorted(wanted)]
+        by_name = {s.name: s for s in parse_tiling_structs(texts)[0]}
+        new = [by_name[n] for n in sorted(wanted) if n in by_name]
+        found += new
+        known |= {s.name for s in new} | wanted
+        wanted = {f[0] for s in new for f in s.fields if f[0] in index and f[0] not in known}
+    return found
+
+
 def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ...] = ()) -> tuple[str, str]:
     """(header text, source) for the operator's tiling structures, and those of the operators
     whose kernel headers it includes (a kernel reusing a sibling's header reads its tiling)."""
@@ -237,6 +278,7 @@ def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ..
         other_texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(other)]
         structs += [s for s in parse_tiling_structs(other_texts)[0] if s.name not in own]
         own |= {s.name for s in structs}
+    structs += _indexed_structs(op_dir, unit_text, own)
     if not structs:
         return "", ""
     defined_by_kernel = set(_STRUCT_DEF_RE.findall(unit_text))

@@ -35,6 +35,19 @@ const uint32_t DROPOUT_MODE_BYTE_ALIGN = 2;
 const uint32_t DROPOUT_MODE_BIT_ALIGN = 3;
 const uint32_t DROPOUT_MODE_BIT_MISALIGN = 4;
 
+// ---- type utilities ------------------------------------------------------------------------------
+// Whether T is one of the listed types.
+template <typename T, typename U, typename... Args>
+__aicore__ constexpr bool SupportType()
+{
+    if constexpr (sizeof...(Args) > 0) {
+        return Std::is_same_v<T, U> || SupportType<T, Args...>();
+    }
+    return Std::is_same_v<T, U>;
+}
+// The packed sub-byte element types, also spelt in the namespace.
+using ::int4b_t;
+
 // ---- scalar utilities (constexpr where the interface makes them constant) ------------------------
 __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
