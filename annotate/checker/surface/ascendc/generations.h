@@ -134,6 +134,36 @@ __aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(
     return {};
 }
 
+// Image-to-column loads with the packed configuration (CANN 8 cube kernels).
+struct LoadData3DParamsV2Pro {
+    __aicore__ LoadData3DParamsV2Pro() {}
+    __aicore__ LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn, const bool enSmallKIn,
+                                     const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn,
+                                     const uint64_t extConfigIn, const uint64_t filterConfigIn)
+        : channelSize(channelSizeIn),
+          enTranspose(enTransposeIn),
+          enSmallK(enSmallKIn),
+          filterSizeW(filterSizeWIn),
+          filterSizeH(filterSizeHIn),
+          fMatrixCtrl(fMatrixCtrlIn),
+          extConfig(extConfigIn),
+          filterConfig(filterConfigIn)
+    {}
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    uint64_t filterConfig = 0X10101010101;
+};
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2Pro& loadDataParams);
+__aicore__ inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4]);
+__aicore__ inline void Load3DSetFMatrixCal(uint64_t regFMatrix);
+
 // Debug dumps (no-ops in a production build).
 __aicore__ inline void InitDump(bool mixFlag, uint32_t gmLen);
 __aicore__ inline void InitDump(bool mixFlag, GM_ADDR dumpStartAddr, uint32_t gmLen);
@@ -151,6 +181,7 @@ CURATE_INTERNAL(BlockReduceMaxIntrinsicsImpl);
 CURATE_INTERNAL(BlockReduceSumIntrinsicsImpl);
 CURATE_INTERNAL(SetNdParaImpl);
 CURATE_INTERNAL(SetFixPipeConfigImpl);
+CURATE_INTERNAL(ReduceLastND);
 #undef CURATE_INTERNAL
 // The older spelling of SetAtomicNone.
 __aicore__ inline void SetAtomicnone();
