@@ -18,7 +18,8 @@ Per repository:
   site the preprocessor skips for the checked SoC (`#if 0`, another SoC's branch) or inside a
   macro that expands to nothing in a device build (`ASSERT(...)`) is an equivalent mutant (no
   compiler could reject it), and another site is drawn; so is a call qualified by a namespace that
-  is not AscendC's (`std::max`, a kernel's own `tool::CeilDiv`): that is not an AscendC API call;
+  is not AscendC's (`std::max`, a kernel's own `tool::CeilDiv`), or a call in host code (`main()`):
+  neither is an AscendC API call of the kernel;
 - the most frequent error messages of rejected files (names and numbers folded).
 
 `--sample N` checks a deterministic sample of N entry files per repository (all by default);
@@ -46,6 +47,7 @@ import clang.cindex as ci
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from annotate.checker.blocks import device_markers, in_host_function  # noqa: E402
 from annotate.checker.catalog import load_catalog  # noqa: E402
 from annotate.checker.clangcheck import CheckOptions, KernelChecker  # noqa: E402
 from annotate.checker.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
@@ -140,20 +142,21 @@ def dead_lines(checker: KernelChecker, entry: Path, target: Path) -> set[int]:
 
 
 def _ascendc_site(text: str, mutation: Any, checker: KernelChecker) -> bool:
-    """Whether the mutated call is unqualified or qualified by an AscendC namespace."""
+    """Whether the mutated call is an AscendC API call in device code: unqualified or qualified by
+    an AscendC namespace, and not inside a host function (main(), file readers, launchers)."""
+    if in_host_function(text, mutation.line, device_markers({"": text})):
+        return False
     lines = text.splitlines()
     line = lines[mutation.line - 1] if 0 < mutation.line <= len(lines) else ""
-    name = mutation.before if mutation.kind == "misspell" else ""
+    names = {mutation.before} if mutation.kind == "misspell" else checker_names(checker)
     scopes = {part for e in checker.catalog.entries for part in e.qualified.split("::")[:-1]}
     for match in re.finditer(r"((?:\w+::)*)(\w+)\s*(?:<[^;(){}]*>)?\s*\(", line):
-        if name and match.group(2) != name:
+        if match.group(2) not in names:
             continue
         qualifiers = [q for q in match.group(1).split("::") if q]
         if not qualifiers or qualifiers[-1] in scopes:
             return True
-        if name:
-            return False
-    return True
+    return False
 
 
 def checker_names(checker: KernelChecker) -> set[str]:

@@ -274,3 +274,86 @@ def test_findings_of_the_real_kernel_are_inherited_not_blamed_on_the_reasoning()
     assert not is_accepted(introduced)
     assert [d.check for d in introduced if d.severity == "error"] == ["surface.snippet"]
     assert "Mulls" in next(d.message for d in introduced if d.severity == "error")
+
+
+SIMT = """\
+#include "kernel_operator.h"
+#include "simt_api/asc_simt.h"
+__simt_vf__ __aicore__ inline void Blur(__gm__ float* out, float w)
+{
+    float4 v = make_float4(1.0f, 2.0f, 3.0f, 4.0f);
+    v += v * w;
+    out[0] = v.x + fmaf(v.y, w, v.z);
+    unsigned int bits = __float_as_uint(out[0]);
+    (void)bits;
+    asc_threadfence_block();
+}
+"""
+
+
+def test_simt_c_interface(checker: KernelChecker) -> None:
+    _fails_with(
+        checker, SIMT, "asc_threadfence_block();", "asc_threadfence_blokc();", "asc_threadfence_blokc"
+    )
+    _fails_with(
+        checker, SIMT, "make_float4(1.0f, 2.0f, 3.0f, 4.0f)", "make_float4(1.0f, 2.0f, 3.0f)", "make_float4"
+    )
+
+
+LAYOUTS = (
+    HEAD
+    + """
+__aicore__ inline void Layouts(LocalTensor<float>& dst, LocalTensor<float>& src)
+{
+    auto layout = AscendC::MakeLayout(AscendC::MakeShape(16, 16), AscendC::MakeStride(16, 1));
+    auto size = layout.GetSize();
+    (void)size;
+    Cos<float, false, CosConfig{CosAlgo::RADIAN_REDUCTION}>(dst, src, 16);
+}
+"""
+)
+
+
+def test_basic_layouts_and_math_configuration(checker: KernelChecker) -> None:
+    _fails_with(checker, LAYOUTS, "AscendC::MakeStride(16, 1)", "AscendC::MakeStirde(16, 1)", "MakeStirde")
+    _fails_with(checker, LAYOUTS, "CosAlgo::RADIAN_REDUCTION", "CosAlgo::RADIAN_REDUCTON", "RADIAN_REDUCTON")
+
+
+def test_members_of_surface_classes_are_counted_inside_templates(checker: KernelChecker) -> None:
+    good = HEAD + (
+        "template <typename T>\nclass K {\npublic:\n"
+        "    __aicore__ inline void P()\n    {\n"
+        "        LocalTensor<T> t = q.AllocTensor<T>();\n        q.EnQue<T>(t);\n    }\n"
+        "    TQue<QuePosition::VECIN, 1> q;\n};\n"
+    )
+    _fails_with(checker, good, "q.EnQue<T>(t);", "q.EnQue<T>();", "EnQue", "0 arguments")
+
+
+def test_a_sibling_operators_tiling_is_synthesised(tree, checker: KernelChecker) -> None:  # type: ignore[no-untyped-def]
+    shared = '#include "kernel_operator.h"\n__aicore__ inline uint32_t Blocks(const AddTilingData* t) { return t->tileNum; }\n'
+    user = '#include "../../add/op_kernel/add_impl.h"\nextern "C" __global__ __aicore__ void mul(GM_ADDR tiling) {}\n'
+    root = tree(
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "ops/add/op_host/add_tiling.h": HOST_TILING,
+            "ops/add/op_kernel/add_impl.h": shared,
+            "ops/mul/op_kernel/mul.cpp": user,
+        }
+    )
+    result = checker.check_file(root / "ops/mul/op_kernel/mul.cpp")
+    assert result.ok and not any(d.check == "surface.unknown" for d in result.diagnostics), _errors(result)
+
+
+def test_every_surface_header_parses_with_every_other(checker: KernelChecker) -> None:
+    """Generations are declared side by side: no header of the surface may contradict another."""
+    from annotate.checker.toolchain import SURFACE_DIR
+
+    headers = sorted(
+        p.relative_to(SURFACE_DIR).as_posix()
+        for p in SURFACE_DIR.rglob("*")
+        if p.is_file() and p.suffix in (".h", "") and "libc" not in p.parts and p.name != "asc_prelude.h"
+    )
+    text = "".join(f'#include "{h}"\n' for h in headers) + "#include <cmath>\n"
+    result = checker.check_source(text, "all_headers.cpp")
+    assert [d for d in result.diagnostics if d.check in ("surface.internal", "include.missing")] == []
+    assert result.ok, _errors(result)

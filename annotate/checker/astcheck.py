@@ -250,7 +250,7 @@ class AstChecker:
         if callee is None:
             return None
         if callee.kind == ci.CursorKind.MEMBER_REF_EXPR and callee.referenced is None:
-            return self._check_dependent_member(callee)
+            return self._check_dependent_member(callee, call)
         ref = _overload_ref(callee)
         if ref is not None:
             decls = cu.overloaded_decls(ref)
@@ -282,10 +282,12 @@ class AstChecker:
         args = list(call.get_arguments())
         if _adl_may_add(args, functions):
             return None
-        if self.ctx.context_incomplete and not any(
-            argument_kind(a) not in ("*", "scalar", "enum") for a in args
+        if (
+            self.ctx.context_incomplete
+            and name in self.ctx.tensor_apis
+            and not any(argument_kind(a) not in ("*", "scalar", "enum") for a in args)
         ):
-            return None  # no AscendC value among the arguments: probably a helper of a missing header
+            return None  # a tensor API called with scalars: probably a helper of a missing header
         n = len(args)
         by_count = [f for f in functions if cu.arity(f).admits(n)]
         owner = cu.namespace_of(functions[0])
@@ -336,7 +338,7 @@ class AstChecker:
             )
         return found
 
-    def _check_dependent_member(self, member: ci.Cursor) -> Verdict | None:
+    def _check_dependent_member(self, member: ci.Cursor, call: ci.Cursor | None = None) -> Verdict | None:
         name = member.spelling or _member_name([t.spelling for t in member.get_tokens()])
         children = list(member.get_children())
         if not children or not name.isidentifier():
@@ -345,10 +347,54 @@ class AstChecker:
         if decl is None or not is_surface_file(cu.file_of(decl)):
             return None
         members = self.members_by_class.get(decl.spelling)
-        if members is None or name in members:
+        if members is None:
             return None
+        if name in members:
+            return self._check_member_arity(decl, name, call)
         near = closest(name, members)
         hint = f"; did you mean '{near}'?" if near else ""
         return Verdict(
             "error", "ascendc.unknown_member", f"AscendC::{decl.spelling} has no member '{name}'{hint}"
         )
+
+    def _check_member_arity(self, decl: ci.Cursor, name: str, call: ci.Cursor | None) -> Verdict | None:
+        """A call of a surface class's method (in a template, so clang waits) with an argument
+        count none of the method's overloads, in the class or its bases, takes."""
+        if call is None:
+            return None
+        methods = _methods_named(decl.get_definition() or decl, name)
+        if not methods or any(m.kind not in cu.FUNCTION_KINDS for m in methods):
+            return None
+        n = len(list(call.get_children())) - 1  # the callee, then the arguments
+        arities = [cu.arity(m) for m in methods]
+        if n < 0 or any(a.admits(n) for a in arities):
+            return None
+        accepted = ", ".join(
+            sorted(
+                {
+                    str(a.min_args) if a.min_args == a.max_args else f"{a.min_args}-{a.max_args}"
+                    for a in arities
+                }
+            )
+        )
+        return Verdict(
+            "error",
+            "ascendc.arity",
+            f"no overload of AscendC::{decl.spelling}::{name} takes {n} argument{'s' if n != 1 else ''} (accepted: {accepted})",
+        )
+
+
+def _methods_named(cls: ci.Cursor, name: str, depth: int = 0) -> list[ci.Cursor]:
+    """The methods `name` of a surface class and of its base classes."""
+    found: list[ci.Cursor] = []
+    for child in cls.get_children():
+        if (
+            child.kind in (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE)
+            and child.spelling == name
+        ):
+            found.append(child)
+        elif child.kind == ci.CursorKind.CXX_BASE_SPECIFIER and depth < 4:
+            base = child.referenced
+            if base is not None:
+                found += _methods_named(base.get_definition() or base, name, depth + 1)
+    return found

@@ -46,9 +46,7 @@ def headers_at(text: str, line: int) -> tuple[str, ...]:
     return lines[line - 1] if 0 < line <= len(lines) else ()
 
 
-_NOT_A_FUNCTION = re.compile(
-    r"^(?:template\s*<.*>\s*)?(?:namespace|extern|class|struct|union|enum)\b", re.DOTALL
-)
+_NOT_A_FUNCTION = re.compile(r"^(?:template\s*<.*>\s*)?(?:namespace|class|struct|union|enum)\b", re.DOTALL)
 DEVICE_MARKERS = (
     "__aicore__",
     "__global__",

@@ -109,6 +109,11 @@ class KernelChecker:
         self.api_names = self.catalog.callable_names() | self.catalog.member_names()
         self.surface_names = self.catalog.known_names()
         self.records = frozenset(e.name for e in self.catalog.entries if e.kind == "class")
+        self.tensor_apis = frozenset(
+            e.name
+            for e in self.catalog.entries
+            if e.kind == "function" and any("Tensor<" in o.signature for o in e.overloads)
+        )
 
     def check_file(
         self, path: Path, options: CheckOptions | None = None, overrides: dict[Path, str] | None = None
@@ -153,7 +158,8 @@ class KernelChecker:
             for name, text in sources.items()
             if Path(name) in overrides or text != read_text(Path(name))
         }
-        ctx_op = op_context("\n".join(sources.values()), operator_folder(path) if on_disk else None)
+        others = tuple(dict.fromkeys(op for f in plan.local_files if (op := operator_folder(f)) is not None))
+        ctx_op = op_context("\n".join(sources.values()), operator_folder(path) if on_disk else None, others)
         return _Unit(
             path,
             display,
@@ -168,7 +174,9 @@ class KernelChecker:
             resolve_soc(options.soc, [*sources, *sources.values()]),
         )
 
-    def _parse(self, unit: _Unit, parse_options: int = 0) -> ci.TranslationUnit:
+    def _parse(
+        self, unit: _Unit, parse_options: int = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    ) -> ci.TranslationUnit:
         args = base_args(unit.soc)
         if unit.missing:
             # A missing shared header normally brings the AscendC interface in (and the kernel may
@@ -205,6 +213,7 @@ class KernelChecker:
             snippet=unit.options.snippet,
             surface_names=self.surface_names,
             records=self.records,
+            tensor_apis=self.tensor_apis,
             tiling_fields=tiling_fields(unit.op_header),
         )
         ctx.unit_declared = unit_declarations(tu, set(unit.sources))

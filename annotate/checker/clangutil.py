@@ -172,3 +172,28 @@ def is_invalid_declaration(cursor: ci.Cursor) -> bool:
     """True for declarations clang recovered from errors (e.g. `LAUNCH_BOUND(1024)` read as a
     function declaration when the macro is unknown): their names must not count as declared."""
     return bool(_PrivateLib.get().clang_isInvalidDeclaration(cursor))
+
+
+class _SourceRangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
+def skipped_lines(tu: ci.TranslationUnit, path: str) -> set[int]:
+    """Lines of `path` the preprocessor skipped in this parse (`#if 0`, another SoC's branch).
+    Needs a parse with PARSE_DETAILED_PROCESSING_RECORD."""
+    lib = ci.conf.lib
+    get_file = lib.clang_getFile
+    get_file.restype, get_file.argtypes = ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_char_p]
+    skipped = lib.clang_getSkippedRanges
+    skipped.restype = ctypes.POINTER(_SourceRangeList)
+    skipped.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    handle = get_file(tu.obj, path.encode())
+    lines: set[int] = set()
+    if not handle:
+        return lines
+    ranges = skipped(tu.obj, handle)
+    for i in range(ranges.contents.count):
+        r = ranges.contents.ranges[i]
+        lines.update(range(r.start.line, r.end.line + 1))
+    lib.clang_disposeSourceRangeList(ranges)
+    return lines

@@ -35,6 +35,9 @@ UNKNOWN_NAME_PATTERNS = (
     re.compile(r"^use of undeclared '(?P<name>[\w:]+)'"),
     re.compile(r"^unknown template name '(?P<name>\w+)'"),
     re.compile(r"^use of undeclared label '(?P<name>\w+)'"),
+    re.compile(
+        r"^no member named '(?P<name>\w+)' in the global namespace(?:; did you mean '(?P<hint>[\w:]+)'\?)?"
+    ),
 )
 NO_MEMBER_RE = re.compile(r"^no member named '(?P<name>\w+)' in '(?P<owner>[^']+)'")
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
@@ -69,7 +72,17 @@ def edit_distance(a: str, b: str, limit: int = 3) -> int:
 
 def typo_like(name: str, other: str) -> bool:
     """One inner edit (swap, doubled or dropped letter) keeps the first and last letters: `DataCopyy`
-    and `DtaCopy` look like typos of `DataCopy`; `CastT` or `CompareRes` look like other helpers."""
+    and `DtaCopy` look like typos of `DataCopy`; `CastT` or `CompareRes` look like other helpers.
+    Two neighbouring letters swapped are a typo wherever they are (`UpdateMaks`, `Adn`)."""
+    if len(name) >= 3 and len(name) == len(other) and name != other and name[0] == other[0]:
+        diff = [i for i, (a, b) in enumerate(zip(name, other, strict=True)) if a != b]
+        if (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and name[diff[0]] == other[diff[1]]
+            and name[diff[1]] == other[diff[0]]
+        ):
+            return True
     return (
         len(name) >= 4
         and name[0] == other[0]
@@ -82,7 +95,7 @@ def closest(name: str, candidates: set[str], strict: bool = False) -> str | None
     """A candidate `name` is probably a misspelling of (same letters but one or two edits).
 
     `strict` (used when a missing include may declare the name) only accepts typo-like edits."""
-    if len(name) < 4 or name in candidates:
+    if len(name) < (3 if strict else 4) or name in candidates:
         return None
     if strict:
         matches = sorted(c for c in candidates if abs(len(c) - len(name)) <= 1 and typo_like(name, c))
@@ -120,6 +133,7 @@ class Context:
     unit_text: str = ""  # the unit's own source text
     surface_names: set[str] = field(default_factory=set)  # every name the surface declares
     records: frozenset[str] = frozenset()  # the surface's classes (AscendC parameter records)
+    tensor_apis: frozenset[str] = frozenset()  # functions with an overload taking a tensor
 
     @property
     def context_incomplete(self) -> bool:
@@ -161,6 +175,7 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
         and namespace
         and namespace.split("::")[-1] in ctx.unit_declared | ctx.lenient_names
         and not (hint and _near(short, hint_short))  # a unit extending AscendC::Te still misspells
+        and not (namespace.startswith("AscendC") and closest(short, ctx.api_names, strict=True))
     ):
         # `Pattern::Dim` where the kernel's own `Pattern` alias failed (its header is missing) and
         # the lookup fell through to AscendC::Pattern: not the AscendC name the author meant.
@@ -169,6 +184,16 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
             "warning",
             "surface.cascade",
             f"'{name}': its qualifier is the kernel's own, whose definition is missing",
+        )
+    internal = {"Impl", "Detail", "Internal", "impl", "detail", "internal"}
+    if (namespace.startswith("AscendC") or name.startswith("AscendC::")) and (
+        short in internal or internal & set(namespace.split("::"))
+    ):
+        ctx.lenient_names.add(short)
+        return Verdict(
+            "warning",
+            "surface.unknown",
+            f"'{name}' belongs to the interface's internal namespaces, which the surface does not cover",
         )
     if namespace.startswith("AscendC") or name.startswith("AscendC::"):
         near = closest(short, ctx.api_names) or (hint_short if hint_short in ctx.api_names else None)
@@ -218,6 +243,8 @@ _ALL_CAPS_RE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$")
 
 def _build_system_name(name: str) -> str:
     """Why an undeclared name may be the build system's (empty when nothing suggests it)."""
+    if re.match(r"^(?:acl[A-Z_a-z]|ACL_|rt[A-Z])", name):
+        return "a name of the host runtime (acl), which the surface does not declare"
     if name.startswith("__"):
         return "names beginning with __ belong to the compiler (built-ins the surface does not model)"
     if name.endswith("TilingData"):
@@ -245,12 +272,15 @@ ASCEND_TYPE_MARKERS = ("Tensor", "MaskReg", "AddrReg", "UnalignReg", "AscendC::"
 
 
 def _shadowed_call(message: str, failed_calls: list[tuple[str, list[str]]], ctx: Context) -> str | None:
-    """A failed call to an AscendC name whose arguments are not AscendC values: with a header
-    missing, the kernel most likely meant its own helper of the same name (`Ceil(a, b)`)."""
+    """A failed call to an AscendC tensor API whose arguments are not AscendC values: with a header
+    missing, the kernel most likely meant its own scalar helper of the same name (`Ceil(a, b)`).
+    (A scalar AscendC utility such as `CeilDivision(a, b)` is what scalar arguments are for.)"""
     match = _NO_MATCH_RE.match(message)
     if not match or not ctx.context_incomplete:
         return None
     name = match.group("name")
+    if ctx.tensor_apis and name not in ctx.tensor_apis:
+        return None
     for call_name, arg_types in failed_calls:
         if call_name != name or not arg_types:
             continue
@@ -348,7 +378,13 @@ def classify_diagnostic(
     if not shadowed:
         trust = not ctx.context_incomplete and not on_lenient_line
         verdict = evidence_verdict(message, notes, ctx.records, trust)
-        if verdict is not None:
+        # next to a name the surface cannot know (or one clang corrected), only a count is evidence
+        callee = re.search(r"call to '(\w+)'", message)
+        counted = verdict is not None and (
+            not on_lenient_line
+            or (verdict.check.endswith(".arity") and not (callee and callee.group(1) in ctx.lenient_names))
+        )
+        if verdict is not None and counted:
             return verdict
     if on_lenient_line:
         return Verdict(

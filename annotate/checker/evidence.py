@@ -239,6 +239,10 @@ def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str
     build's context ("" when the line involves nothing the checker approximates)."""
     if _ACCESS_IN_INSTANCE_RE.match(message):
         return "an access check inside a template instantiation whose arguments the checker approximates"
+    if "cannot be narrowed" in message:
+        return "narrowing in a braced initialiser, which the vendor device compiler accepts"
+    if "implicitly-deleted" in message:
+        return "special members depend on the surface's element types (bfloat16_t and kin are classes here)"
     if _TILING_NAME_RE.search(message):
         return "tiling structures come from host definitions"
     if any(n.in_surface for n in notes):

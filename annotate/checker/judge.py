@@ -209,15 +209,30 @@ def judge(
                 Diagnostic(v.check, v.severity, v.message, display(finding.path), finding.line)
             )
             error_lines.add((norm(finding.path), finding.line))
-    textual = misspelt_qualified_names(sources, catalog, ctx.declared | ctx.unit_declared)
+    live = live_sources(tu, sources)
+    textual = misspelt_qualified_names(live, catalog, ctx.declared | ctx.unit_declared)
     if ctx.known:
-        textual += misspelt_unqualified_calls(sources, catalog, ctx.known | ctx.unit_declared)
-    for found in textual + wrong_qualified_arity(sources, catalog):
+        textual += misspelt_unqualified_calls(live, catalog, ctx.known | ctx.unit_declared)
+    for found in textual + wrong_qualified_arity(live, catalog):
         if (found.file, found.line) not in error_lines:
             error_lines.add((found.file, found.line))
             v = found.verdict
             diagnostics.append(Diagnostic(v.check, v.severity, v.message, display(found.file), found.line))
     return sorted(downgrade_same_line(dedupe(diagnostics)), key=lambda d: (d.path, d.line))
+
+
+def live_sources(tu: ci.TranslationUnit, sources: dict[str, str]) -> dict[str, str]:
+    """The unit's texts with the lines the preprocessor skipped blanked: the textual checks read
+    only what the compiler reads (a typo in another SoC's `#if` branch is not this build's)."""
+    live: dict[str, str] = {}
+    for file, text in sources.items():
+        dead = cu.skipped_lines(tu, file)
+        if not dead:
+            live[file] = text
+            continue
+        lines = text.split("\n")
+        live[file] = "\n".join("" if i + 1 in dead else line for i, line in enumerate(lines))
+    return live
 
 
 def downgrade_same_line(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

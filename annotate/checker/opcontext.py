@@ -25,6 +25,7 @@ _BUILD_MACRO_RE = re.compile(r"\b(DTYPE|ORIG_DTYPE|FORMAT)_([A-Z0-9_]+)\b")
 _DEFINED_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 _DECLARED_RE = re.compile(
     r"\b(?:using|typedef\s+[\w:<>, ]+?|struct|class)\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)"
+    r"|\b[\w:>]+\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)\s*=(?!=)"  # a constant of the kernel's own
 )
 _BEGIN_RE = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.DOTALL)
 _FIELD_RE = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^)]*)\)")
@@ -120,6 +121,29 @@ def host_sources(op_dir: Path | None) -> list[Path]:
                         queue.append(candidate)
                     break
     return found
+
+
+_INDEX_SKIP = {".git", "build", "build_out", "output", "tests", "test"}
+_TILING_INDEXES: dict[Path, dict[str, Path]] = {}
+
+
+def repository_tiling_index(root: Path | None) -> dict[str, Path]:
+    """Every `BEGIN_TILING_DATA_DEF(Name)` of a repository's headers: name -> file. Tiling
+    structures shared between operators live anywhere (`common/inc/tiling/...`). Read once per
+    repository and process."""
+    if root is None:
+        return {}
+    if root not in _TILING_INDEXES:
+        index: dict[str, Path] = {}
+        for path in sorted(root.rglob("*.h")):
+            if _INDEX_SKIP & set(path.relative_to(root).parts[:-1]):
+                continue
+            text = read_text(path)
+            if "BEGIN_TILING_DATA_DEF" in text:
+                for name in re.findall(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", text):
+                    index.setdefault(name, path)
+        _TILING_INDEXES[root] = index
+    return _TILING_INDEXES[root]
 
 
 def _array_size(expr: str, constants: dict[str, str]) -> str:
@@ -223,10 +247,38 @@ def _render_merged(classes: list[str], by_name: dict[str, TilingStruct]) -> str:
     return body.replace(f"struct {MERGED_TILING} {{", f"struct {MERGED_TILING} : {', '.join(classes)} {{", 1)
 
 
-def tiling_header(op_dir: Path | None, unit_text: str) -> tuple[str, str]:
-    """(header text, source) for the operator's tiling structures."""
+def _indexed_structs(op_dir: Path | None, unit_text: str, known: set[str]) -> list[TilingStruct]:
+    """Tiling structures the kernel names that are defined elsewhere in its repository (and the
+    structures their fields need)."""
+    index = repository_tiling_index(repository_root(op_dir / "x") if op_dir is not None else None)
+    if not index:
+        return []
+    wanted = {n for n in set(re.findall(r"\b[A-Za-z_]\w*\b", unit_text)) if n in index and n not in known}
+    found: list[TilingStruct] = []
+    while wanted:
+        texts = [read_text(index[n]) for n in sorted(wanted)]
+        by_name = {s.name: s for s in parse_tiling_structs(texts)[0]}
+        new = [by_name[n] for n in sorted(wanted) if n in by_name]
+        found += new
+        known |= {s.name for s in new} | wanted
+        wanted = {f[0] for s in new for f in s.fields if f[0] in index and f[0] not in known}
+    return found
+
+
+def tiling_header(op_dir: Path | None, unit_text: str, other_ops: tuple[Path, ...] = ()) -> tuple[str, str]:
+    """(header text, source) for the operator's tiling structures, and those of the operators
+    whose kernel headers it includes (a kernel reusing a sibling's header reads its tiling)."""
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(op_dir)]
     structs, registered = parse_tiling_structs(texts)
+    own = {s.name for s in structs}
+    has_own = bool(structs)
+    for other in other_ops:
+        if other == op_dir:
+            continue
+        other_texts = [p.read_text(encoding="utf-8", errors="replace") for p in host_sources(other)]
+        structs += [s for s in parse_tiling_structs(other_texts)[0] if s.name not in own]
+        own |= {s.name for s in structs}
+    structs += _indexed_structs(op_dir, unit_text, own)
     if not structs:
         return "", ""
     defined_by_kernel = set(_STRUCT_DEF_RE.findall(unit_text))
@@ -240,7 +292,9 @@ def tiling_header(op_dir: Path | None, unit_text: str) -> tuple[str, str]:
         cls for _, cls in registered
     ]
     classes = list(dict.fromkeys(c for c in chosen if c in by_name)) or [s.name for s in structs[:1]]
-    if len(classes) == 1:
+    if not has_own:
+        pass  # only other operators' structures: the kernel's own default stays unknown
+    elif len(classes) == 1:
         parts.append(f"#define CURATE_DEFAULT_TILING_TYPE {classes[0]}")
     else:
         parts.append(_render_merged(classes, by_name))
@@ -310,7 +364,7 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
     used = {(kind, name) for kind, name in _BUILD_MACRO_RE.findall(unit_text) if not name.endswith("_")}
     if not used:
         return {}
-    defined = set(_DEFINED_RE.findall(unit_text)) | set(_DECLARED_RE.findall(unit_text))
+    defined = set(_DEFINED_RE.findall(unit_text)) | {a or b for a, b in _DECLARED_RE.findall(unit_text)}
     macros: dict[str, str] = {}
     if any(kind == "FORMAT" for kind, _ in used):
         # the build names every ge::Format numerically, and each tensor's format after its OpDef
@@ -339,10 +393,10 @@ def build_macros(unit_text: str, op_dir: Path | None) -> dict[str, str]:
 _REGISTER_DEFAULT_RE = re.compile(r"REGISTER_TILING_DEFAULT\s*\(\s*([\w:]+)\s*\)")
 
 
-def op_context(unit_text: str, op_dir: Path | None) -> OpContext:
+def op_context(unit_text: str, op_dir: Path | None, other_ops: tuple[Path, ...] = ()) -> OpContext:
     """The injected context of one kernel. A kernel that names its default tiling structure with
     REGISTER_TILING_DEFAULT(S) reads S through GET_TILING_DATA, whatever the host registered."""
-    header, source = tiling_header(op_dir, unit_text)
+    header, source = tiling_header(op_dir, unit_text, other_ops)
     registered = _REGISTER_DEFAULT_RE.findall(unit_text)
     if registered:
         header = re.sub(r"(?m)^#define CURATE_DEFAULT_TILING_TYPE .*$", "", header)

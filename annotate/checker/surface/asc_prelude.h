@@ -48,6 +48,11 @@ __aicore__ inline constexpr CurateT abs(const CurateT& a)
     return a < 0 ? -a : a;
 }
 
+// The offset of a member, as the compiler provides it.
+#ifndef offsetof
+#define offsetof(type, member) __builtin_offsetof(type, member)
+#endif
+
 // Kernel argument type: a byte pointer into global memory.
 
 // Hardware pipes and event ids are compiler built-ins.

@@ -28,7 +28,12 @@ struct MathConfig {
     };                               \
     constexpr Name Default = {}
 CURATE_CONFIG(SinConfig, defaultSinConfig);
-CURATE_CONFIG(CosConfig, defaultCosConfig);
+// Cos chooses its algorithm (Ascend950 generation).
+enum class CosAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION };
+struct CosConfig {
+    CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION;
+};
+constexpr CosConfig defaultCosConfig;
 CURATE_CONFIG(TanhConfig, DEFAULT_TANH_CONFIG);
 CURATE_CONFIG(AtanConfig, defaultAtanConfig);
 CURATE_CONFIG(FmodConfig, DEFAULT_FMOD_CONFIG);

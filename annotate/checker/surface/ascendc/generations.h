@@ -10,6 +10,7 @@
 #define CURATE_ASCENDC_GENERATIONS_H
 
 #include "ascendc/adv.h"
+#include "ascendc/std.h"
 #include "ascendc/system.h"
 #include "ascendc/tensor.h"
 
@@ -34,6 +35,19 @@ const uint32_t DROPOUT_MODE_BYTE_ALIGN = 2;
 const uint32_t DROPOUT_MODE_BIT_ALIGN = 3;
 const uint32_t DROPOUT_MODE_BIT_MISALIGN = 4;
 
+// ---- type utilities ------------------------------------------------------------------------------
+// Whether T is one of the listed types.
+template <typename T, typename U, typename... Args>
+__aicore__ constexpr bool SupportType()
+{
+    if constexpr (sizeof...(Args) > 0) {
+        return Std::is_same_v<T, U> || SupportType<T, Args...>();
+    }
+    return Std::is_same_v<T, U>;
+}
+// The packed sub-byte element types, also spelt in the namespace.
+using ::int4b_t;
+
 // ---- scalar utilities (constexpr where the interface makes them constant) ------------------------
 __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -54,6 +68,12 @@ struct DropOutShapeInfo {
     uint32_t firstAxis = 0;
     uint32_t srcLastAxis = 0;
     uint32_t maskLastAxis = 0;
+};
+struct AntiQuantShapeInfo {
+    uint32_t offsetHeight{0};
+    uint32_t offsetWidth{0};
+    uint32_t scaleHeight{0};
+    uint32_t scaleWidth{0};
 };
 struct DequantParams {
     uint32_t m;
@@ -90,10 +110,21 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, CurateRest
 template <typename T, typename U, RoundMode roundMode>
 __aicore__ inline U ScalarCast(T valueIn);
 __aicore__ inline void Nop();
+__aicore__ inline void SetNextTaskStart();
+__aicore__ inline void WaitPreTaskEnd();
+__aicore__ inline void SetMMLayoutTransform(bool mmLayoutMode);
 __aicore__ inline void SetMMRowMajor();
 __aicore__ inline void SetMMColumnMajor();
 __aicore__ inline int64_t GetSubBlockIdxImpl();
 
+// Softmax tiling computed in the kernel (the shape-info form of CANN 8 and the raw form)
+__aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
+    const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+    const uint32_t localWorkSpaceSize, const bool isUpdate = false, const bool isBasicBlock = false,
+    const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false)
+{
+    return {};
+}
 // Softmax tiling computed in the kernel (constexpr where the interface makes it so).
 __aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(
     const uint32_t srcM, const uint32_t srcK, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
@@ -102,6 +133,36 @@ __aicore__ inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(
 {
     return {};
 }
+
+// Image-to-column loads with the packed configuration (CANN 8 cube kernels).
+struct LoadData3DParamsV2Pro {
+    __aicore__ LoadData3DParamsV2Pro() {}
+    __aicore__ LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn, const bool enSmallKIn,
+                                     const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn,
+                                     const uint64_t extConfigIn, const uint64_t filterConfigIn)
+        : channelSize(channelSizeIn),
+          enTranspose(enTransposeIn),
+          enSmallK(enSmallKIn),
+          filterSizeW(filterSizeWIn),
+          filterSizeH(filterSizeHIn),
+          fMatrixCtrl(fMatrixCtrlIn),
+          extConfig(extConfigIn),
+          filterConfig(filterConfigIn)
+    {}
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    uint64_t filterConfig = 0X10101010101;
+};
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2Pro& loadDataParams);
+__aicore__ inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4]);
+__aicore__ inline void Load3DSetFMatrixCal(uint64_t regFMatrix);
 
 // Debug dumps (no-ops in a production build).
 __aicore__ inline void InitDump(bool mixFlag, uint32_t gmLen);
@@ -120,6 +181,7 @@ CURATE_INTERNAL(BlockReduceMaxIntrinsicsImpl);
 CURATE_INTERNAL(BlockReduceSumIntrinsicsImpl);
 CURATE_INTERNAL(SetNdParaImpl);
 CURATE_INTERNAL(SetFixPipeConfigImpl);
+CURATE_INTERNAL(ReduceLastND);
 #undef CURATE_INTERNAL
 // The older spelling of SetAtomicNone.
 __aicore__ inline void SetAtomicnone();
@@ -220,6 +282,42 @@ public:
     __aicore__ inline uint32_t GetRankDim();
     __aicore__ inline uint16_t GetQueueNum();
 };
+
+// ---- layouts of the basic API: shapes, strides and coordinates as tuples ----------------------------
+template <typename... Shapes>
+using Shape = Std::tuple<Shapes...>;
+template <typename... Strides>
+using Stride = Std::tuple<Strides...>;
+template <typename... Coords>
+using Coord = Std::tuple<Coords...>;
+template <typename... Ts>
+__aicore__ inline constexpr Shape<Ts...> MakeShape(const Ts&... t);
+template <typename... Ts>
+__aicore__ inline constexpr Stride<Ts...> MakeStride(const Ts&... t);
+template <typename... Ts>
+__aicore__ inline constexpr Coord<Ts...> MakeCoord(const Ts&... t);
+template <typename T, typename U>
+struct Layout : private Std::tuple<T, U> {
+    __aicore__ inline constexpr Layout(const T& shape = {}, const U& stride = {}) : Std::tuple<T, U>(shape, stride) {}
+    __aicore__ inline constexpr decltype(auto) GetSize() const;
+    __aicore__ inline constexpr decltype(auto) layout() { return *this; }
+    __aicore__ inline constexpr decltype(auto) layout() const { return *this; }
+    __aicore__ inline constexpr decltype(auto) GetShape() const;
+    __aicore__ inline constexpr decltype(auto) GetStride() const;
+    template <typename S>
+    __aicore__ inline constexpr auto operator()(const S& coord) const;
+};
+template <typename T, typename U>
+__aicore__ inline constexpr auto MakeLayout(const T& shape, const U& stride)
+{
+    return Layout<T, U>(shape, stride);
+}
+template <typename T>
+struct is_layout : Std::false_type {};
+template <typename T, typename U>
+struct is_layout<Layout<T, U>> : Std::true_type {};
+template <typename T>
+constexpr bool is_layout_v = is_layout<T>::value;
 
 // The tiling structures of the adv-API libraries, also spelt `AscendC::tiling::...`.
 namespace tiling {

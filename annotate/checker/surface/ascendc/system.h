@@ -100,6 +100,7 @@ __aicore__ inline void SetAtomicMin();
 template <typename T>
 __aicore__ inline void SetAtomicType();
 __aicore__ inline void SetAtomicNone();
+__aicore__ inline void DisableDmaAtomic();  // the newer name of SetAtomicNone
 
 // ---- vector masks and control registers ---------------------------------------------------------
 template <typename T, MaskMode mode = MaskMode::NORMAL>

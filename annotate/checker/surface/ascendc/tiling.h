@@ -36,4 +36,12 @@ __aicore__ inline T CurateTilingFromBytes(GM_ADDR tiling);
 #define ENABLE_DETERMINISTIC() static_assert(true, "")
 #define ASCENDC_TPL_SEL_PARAM(...) static_assert(true, "")
 
+// Collective-communication (mc2) tiling blocks: opaque to the kernel.
+struct Mc2InitTiling {
+    uint8_t reserved[64];
+};
+struct Mc2CcTiling {
+    uint8_t reserved[512];
+};
+
 #endif  // CURATE_ASCENDC_TILING_H

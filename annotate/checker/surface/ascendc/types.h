@@ -68,6 +68,8 @@ enum class HardEvent : uint8_t {
     MTE1_FIX,
     FIX_MTE1,
     FIX_FIX,
+    FIX_V,  // the SoCs with a fixpipe-to-vector path
+    V_FIX,
     MAX,
 };
 using TEventID = int8_t;
@@ -86,6 +88,8 @@ enum class RoundMode : uint8_t {
     CAST_TRUNC,
     CAST_ODD,
     CAST_HYBRID,
+    CAST_EVEN,  // Ascend950 class
+    CAST_ZERO,
     UNKNOWN = 0xFF,
 };
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };

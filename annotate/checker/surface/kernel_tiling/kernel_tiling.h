@@ -23,13 +23,6 @@ struct TCubeTiling {
     CURATE_TILING_I32(CLayoutInfoB, CLayoutInfoS1, CLayoutInfoN, CLayoutInfoG, CLayoutInfoS2)
     CURATE_TILING_I32(BatchNum, mxTypePara)
 };
-// Collective-communication (mc2) tiling blocks: opaque to the kernel.
-struct Mc2InitTiling {
-    uint8_t reserved[64];
-};
-struct Mc2CcTiling {
-    uint8_t reserved[512];
-};
 namespace AscendC {
 namespace tiling {
 using ::TCubeTiling;

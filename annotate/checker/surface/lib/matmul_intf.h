@@ -81,7 +81,8 @@ __aicore__ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = f
                                                   const bool isMsgReuse = true,
                                                   const IterateOrder iterateOrder = IterateOrder::UNDEF,
                                                   const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
-                                                  const bool enUnitFlag = true, const bool enableMixDualMaster = false)
+                                                  const bool enUnitFlag = true, const bool enableMixDualMaster = false,
+                                                  const BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH)
 {
     return CFG_NORM;
 }

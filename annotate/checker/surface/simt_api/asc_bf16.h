@@ -3,3 +3,4 @@
 #include "ascendc/types.h"
 #include "ascendc/simt.h"
 #include "libc/cmath"
+#include "simt_api/asc_simt.h"

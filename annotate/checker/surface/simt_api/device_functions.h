@@ -4,6 +4,7 @@
 #include "ascendc/types.h"
 #include "ascendc/simt.h"
 #include "libc/cmath"
+#include "simt_api/device_sync_functions.h"
 
 __aicore__ inline int __float2int_rn(float x);
 __aicore__ inline int __float2int_rz(float x);

@@ -90,7 +90,7 @@ __aicore__ inline float y0f(float);
 __aicore__ inline float y1f(float);
 __aicore__ inline float ynf(int, float);
 __aicore__ inline int ilogbf(float);
-__aicore__ inline int signbit(float);
+__aicore__ inline bool signbit(float);
 __aicore__ inline long int labs(long int);
 __aicore__ inline long int lrintf(float);
 __aicore__ inline long int lroundf(float);

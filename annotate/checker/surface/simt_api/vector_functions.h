@@ -73,3 +73,23 @@ struct float3 { float x; float y; float z; };
 __aicore__ inline float3 make_float3(float x, float y, float z);
 struct float4 { float x; float y; float z; float w; };
 __aicore__ inline float4 make_float4(float x, float y, float z, float w);
+
+// Element-wise arithmetic of the floating-point vectors, with each other and with a scalar.
+#define CURATE_SIMT_VECTOR_OPS(V)                                   \
+    __aicore__ inline V operator+(const V& a, const V& b);          \
+    __aicore__ inline V operator-(const V& a, const V& b);          \
+    __aicore__ inline V operator*(const V& a, const V& b);          \
+    __aicore__ inline V operator/(const V& a, const V& b);          \
+    __aicore__ inline V operator*(const V& a, float s);             \
+    __aicore__ inline V operator*(float s, const V& a);             \
+    __aicore__ inline V operator+(const V& a, float s);             \
+    __aicore__ inline V operator-(const V& a, float s);             \
+    __aicore__ inline V operator/(const V& a, float s);            \
+    __aicore__ inline V& operator+=(V& a, const V& b);              \
+    __aicore__ inline V& operator-=(V& a, const V& b);              \
+    __aicore__ inline V& operator*=(V& a, const V& b);              \
+    __aicore__ inline V& operator*=(V& a, float s);
+CURATE_SIMT_VECTOR_OPS(float2)
+CURATE_SIMT_VECTOR_OPS(float3)
+CURATE_SIMT_VECTOR_OPS(float4)
+#undef CURATE_SIMT_VECTOR_OPS
