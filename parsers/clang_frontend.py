@@ -21,7 +21,13 @@ from pathlib import Path
 import clang.cindex as ci
 
 from schemas import Diagnostic, KernelClass, Param, TilingField
-from schemas.ascendc import GLOBAL_ANNOTATION, VIRTUAL_ROOT, keywords_prelude, rewrite_launches
+from schemas.ascendc import (
+    GLOBAL_ANNOTATION,
+    VIRTUAL_ROOT,
+    blank_bracket_attribute_defines,
+    keywords_prelude,
+    rewrite_launches,
+)
 
 PRELUDE_PATH = f"{VIRTUAL_ROOT}/ascendc_keywords.h"
 STUB_DIR = f"{VIRTUAL_ROOT}/stubs"
@@ -82,7 +88,7 @@ def parse_unit(
     unsaved = [(PRELUDE_PATH, keywords_prelude())]
     unsaved += [(f"{STUB_DIR}/{name}", "") for name in external]
     for rel in files:
-        rewritten = rewrite_launches(texts[rel])
+        rewritten = blank_bracket_attribute_defines(rewrite_launches(texts[rel]))
         if rewritten is not texts[rel]:
             unsaved.append((str(root / rel), rewritten))
     args = [

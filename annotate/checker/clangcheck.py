@@ -43,7 +43,7 @@ from annotate.checker.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
-from schemas.ascendc import VIRTUAL_ROOT, blank_launch_statements
+from schemas.ascendc import VIRTUAL_ROOT, blank_bracket_attribute_defines, blank_launch_statements
 from schemas.cpp import CPP_KEYWORDS
 
 MAX_REPARSES = 4
@@ -151,7 +151,8 @@ class KernelChecker:
         dirs = local_include_dirs(path, options.include_dirs) if on_disk else list(options.include_dirs)
         plan = plan_includes(path, dirs, surface_include_dirs(), overrides)
         sources = {
-            norm(str(p)): blank_launch_statements(read_text(p, overrides)) for p in [path, *plan.local_files]
+            norm(str(p)): blank_bracket_attribute_defines(blank_launch_statements(read_text(p, overrides)))
+            for p in [path, *plan.local_files]
         }
         changed = {
             name: text

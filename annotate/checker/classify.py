@@ -124,6 +124,7 @@ class Context:
     # declares the device interface only: host code's runtime calls are outside what it knows)
     snippet: bool = False  # a fragment of reasoning: missing context is expected
     lenient_names: set[str] = field(default_factory=set)  # unknown names judged "surface cannot know"
+    tainted: set[str] = field(default_factory=set)  # names declared on such lines
     known: set[str] = field(default_factory=set)  # declared anywhere incl. locals, macros, keywords
     unit_declared: set[str] = field(default_factory=set)  # declared in the unit's own files
     tu_has_cascade: bool = False  # set while judging: an earlier finding in the TU was lenient
@@ -155,6 +156,11 @@ def classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verd
 def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Verdict:
     short = name.split("::")[-1]
     hint_short = hint.split("::")[-1]
+    if short in ctx.tainted and not namespace.startswith("AscendC"):
+        # declared on a line clang could not read (`std::vector<float>& x` without <vector>)
+        return Verdict(
+            "warning", "surface.cascade", f"'{name}' is declared on a line that needs the surface's leniency"
+        )
     if hint and ctx.context_incomplete and hint_short == short:
         # the AscendC name exists; the `using namespace AscendC` that exposes it unqualified is
         # in a header the surface cannot see

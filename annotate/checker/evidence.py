@@ -86,7 +86,7 @@ _DIRECT_ARITY_RE = re.compile(
     r"^too (?:many|few) arguments (?:to (?:function|method) call|provided to function-like macro invocation)"
 )
 _ARITY_NOTE_RE = re.compile(
-    r"not viable: requires (?:at least |at most )?(?:\d+ arguments?|single argument '[^']*'), "
+    r"not viable: requires (?:at least |at most )?(?:\d+ arguments?|(?:single )?argument '[^']*'), "
     r"but (?:\d+|no)(?: arguments?)? (?:was|were) provided"
 )
 _NO_CONVERSION_NOTE_RE = re.compile(

@@ -26,6 +26,7 @@ from annotate.checker.qualified import (
     misspelt_qualified_names,
     misspelt_unqualified_calls,
     wrong_qualified_arity,
+    wrong_unqualified_arity,
 )
 from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
@@ -109,18 +110,25 @@ def approximated_at(path: str, line: int) -> bool:
 
 
 _DECLARED_ON_LINE = re.compile(r"\busing\s+(\w+)\s*=|\b(\w+)\s*(?:\[[^\]]*\])?\s*=(?!=)")
+# A parameter of a function header: a type (ending in a name, `>`, `&` or `*`), then the name, then
+# `,` or `)`. A call's arguments never have a type before them (`Add(x, y, n)`).
+_NOT_NAMES = frozenset({"const", "return", "volatile", "else", "do"})
+_PARAMETER_ON_LINE = re.compile(r"(?:[\w>]\s*[&*]+\s*|[\w>]\s+)(\w+)\s*(?=[,)])")
 
 
 def _tainted_names(
     tu: ci.TranslationUnit, sources: dict[str, str], lenient_lines: set[tuple[str, int]]
 ) -> set[str]:
     """Names declared on lines that needed leniency: from the AST when clang kept the declaration,
-    from the text (`using X = ...`, `... X = ...`) when the parse error dropped it."""
+    from the text (`using X = ...`, `... X = ...`, a header's parameters) when the parse error
+    dropped it (an unknown parameter type makes clang read the header as an expression)."""
     names: set[str] = set()
     for file, line in lenient_lines:
-        match = _DECLARED_ON_LINE.search(_line_text(file, line, sources))
+        text = _line_text(file, line, sources)
+        match = _DECLARED_ON_LINE.search(text)
         if match:
             names.add(match.group(1) or match.group(2))
+        names.update(m.group(1) for m in _PARAMETER_ON_LINE.finditer(text) if m.group(1) not in _NOT_NAMES)
     for cursor in unit_cursors(tu.cursor, set(sources)):
         on_lenient_line = (norm(cu.file_of(cursor)), cursor.location.line) in lenient_lines
         if cursor.kind in _TAINTING_KINDS and cursor.spelling and on_lenient_line:
@@ -160,10 +168,11 @@ def classify_errors(
         lenient_lines = {
             (e.file, e.line) for e in errors if e.verdict and e.verdict.check.startswith("surface.")
         }
-        tainted = _tainted_names(tu, sources, lenient_lines) - ctx.lenient_names
-        if not tainted:
+        tainted = _tainted_names(tu, sources, lenient_lines)
+        if tainted <= ctx.lenient_names and tainted <= ctx.tainted:
             return
         ctx.lenient_names |= tainted
+        ctx.tainted |= tainted
 
 
 def judge(
@@ -213,6 +222,7 @@ def judge(
     textual = misspelt_qualified_names(live, catalog, ctx.declared | ctx.unit_declared)
     if ctx.known:
         textual += misspelt_unqualified_calls(live, catalog, ctx.known | ctx.unit_declared)
+    textual += wrong_unqualified_arity(live, catalog, ctx.unit_declared)
     for found in textual + wrong_qualified_arity(live, catalog):
         if (found.file, found.line) not in error_lines:
             error_lines.add((found.file, found.line))

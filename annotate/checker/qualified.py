@@ -172,6 +172,47 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
     return findings
 
 
+# The unit's unqualified calls can reach AscendC functions: through `using namespace`, from inside
+# the namespace, or by argument-dependent lookup on its AscendC tensors.
+_USES_ASCENDC_RE = re.compile(
+    r"\busing\s+namespace\s+(?:AscendC|tik2)\b|\bnamespace\s+(?:AscendC|tik2)\s*\{|"
+    r"\bAscendC::(?:LocalTensor|GlobalTensor)\b"
+)
+
+
+def wrong_unqualified_arity(
+    sources: dict[str, str], catalog: Catalog, unit_declared: set[str]
+) -> list[QualifiedFinding]:
+    """`DataCopyPad(dst, src)` in a unit that uses namespace AscendC, where the unit declares no
+    function of that name and no overload of the AscendC function takes that many arguments.
+    Inside a template clang judges a call only when the template is instantiated with known
+    arguments, which a kernel whose tiling or base class comes from elsewhere never is; the count
+    does not depend on the template's arguments."""
+    codes = {file: mask_comments_and_literals(text) for file, text in sources.items()}
+    if not any(_USES_ASCENDC_RE.search(code) for code in codes.values()):
+        return []
+    arities = _function_arities(catalog)
+    findings: list[QualifiedFinding] = []
+    for file, code in codes.items():
+        for match in _UNQUALIFIED_CALL_RE.finditer(code):
+            name = match.group(1)
+            spans = arities.get(f"AscendC::{name}")
+            if not spans or name in unit_declared or _declared_in_text(name, codes.values()):
+                continue
+            open_pos = _skip_template_args(code, match.end(1))
+            while 0 <= open_pos < len(code) and code[open_pos].isspace():
+                open_pos += 1
+            if open_pos < 0 or open_pos >= len(code) or code[open_pos] != "(":
+                continue
+            n = count_arguments(code, open_pos)
+            if n is None or any(lo <= n <= hi for lo, hi in spans):
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            message = f"'{name}' called with {n} arguments; the overloads of AscendC::{name} take {_accepted(spans)}"
+            findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.arity", message)))
+    return findings
+
+
 _UNQUALIFIED_CALL_RE = re.compile(r"(?<![\w.:>])([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
 _MEMBER_CALL_RE = re.compile(r"(?:\.|->)\s*([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
 

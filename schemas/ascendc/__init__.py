@@ -8,7 +8,8 @@ starts. Both front ends take from here
   fixed-width integers and element types), force-included first;
 - the virtual root under which in-memory files live;
 - the include scan, and where an operator directory starts (`<op>/op_kernel/...`);
-- the two rewrites of the `<<<...>>>` launch syntax, which clang cannot read.
+- the rewrites of what clang cannot read: the `<<<...>>>` launch syntax, and the vendor
+  compiler's bracket attributes (`#define __aicore__ [aicore]`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ GLOBAL_ANNOTATION = "global"
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _CHEVRONS_RE = re.compile(r"<<<([^;{}]*?)>>>")
+# `#define __aicore__ [aicore]`: the vendor compiler's own spelling of its qualifiers, which kernels
+# of the older samples (and ops-blas) define themselves; C++ has no such syntax.
+_BRACKET_ATTRIBUTE_DEFINE_RE = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+\[(?:aicore|aicpu|host)\][ \t]*$", re.MULTILINE
+)
 # `kernel<<<grid, l2ctrl, stream>>>(args);`: a whole host-side launch statement
 _LAUNCH_STATEMENT_RE = re.compile(
     r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;"
@@ -81,6 +87,14 @@ def rewrite_launches(text: str) -> str:
     if "<<<" not in text:
         return text
     return _CHEVRONS_RE.sub(lambda m: "/*<" + m.group(1).replace("*/", "* ") + ">*/", text)
+
+
+def blank_bracket_attribute_defines(text: str) -> str:
+    """Blank `#define __aicore__ [aicore]` lines (same length), so the qualifier keeps the meaning
+    the prelude gives it; the rest of the file reads as before."""
+    if "[" not in text:
+        return text
+    return _BRACKET_ATTRIBUTE_DEFINE_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def blank_launch_statements(text: str) -> str:

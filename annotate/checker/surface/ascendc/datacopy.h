@@ -127,6 +127,8 @@ struct Nz2NdParamsFull {
     uint16_t dstDStride = 0;
     uint16_t dstNdMatrixStride = 1;
 };
+// The most dimensions a sliced copy describes (the length of its SliceInfo arrays).
+const int32_t K_MAX_DIM = 8;
 struct SliceInfo {
     __aicore__ SliceInfo() {}
     __aicore__ SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,

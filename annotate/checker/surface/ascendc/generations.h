@@ -327,6 +327,22 @@ using AscendC::SoftMaxTiling;
 using AscendC::TopkTiling;
 }  // namespace tiling
 
+// ---- the 2023 preview generation (TIK C++, namespace `tik2`) ----------------------------------
+// Its kernels offset their global buffers themselves, by the core index, and its region-proposal
+// Concat/Extract (later ProposalConcat/ProposalExtract) take a repeat count and a mode number.
+template <typename T>
+__aicore__ inline GM_ADDR ParamOffset(GM_ADDR base, int32_t elementsPerCore);
+template <typename T>
+__aicore__ inline void Concat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                              const int32_t modeNumber);
+template <typename T>
+__aicore__ inline void Extract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                               const int32_t modeNumber);
+
 }  // namespace AscendC
+
+// The preview generation's name for the same namespace. A macro rather than a namespace alias:
+// its kernels also reopen it (`namespace tik2 { ... }`), which an alias cannot be.
+#define tik2 AscendC
 
 #endif  // CURATE_ASCENDC_GENERATIONS_H
