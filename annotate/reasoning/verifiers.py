@@ -23,8 +23,11 @@ from annotate.reasoning.grounding import code_blocks, grounding_checks
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import Verifier
 
+# A block that is declarations, not statements: a quoted type, entry, or device function (a
+# method quoted on its own, `__aicore__ inline void Compute(int32_t i) { ... }`).
 _TOP_LEVEL_RE = re.compile(
-    r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__)", re.MULTILINE
+    r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__|[^;(]*__aicore__)",
+    re.MULTILINE,
 )
 _UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
 # Artefacts of checking a fragment inside a template (its unknown variables have a dependent
