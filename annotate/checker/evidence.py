@@ -231,7 +231,7 @@ def evidence_verdict(
 
 
 _ACCESS_IN_INSTANCE_RE = re.compile(r"^'\w+' is a (?:protected|private) member of '[^']*<")
-_TILING_NAME_RE = re.compile(r"'\w*TilingData\w*'")
+_TILING_NAME_RE = re.compile(r"'[^']*TilingData[^']*'")
 
 
 def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str], message: str = "") -> str:
