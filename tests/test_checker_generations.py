@@ -440,3 +440,29 @@ def test_host_parameters_of_unreadable_types_are_not_blamed(checker: KernelCheck
         + "std::vector<float> Run(std::vector<float>& x)\n{\n    uint32_t n = x.size();\n    return x;\n}\n"
     )
     _fails_with(checker, text, "g.SetGlobalBuffer(", "g.SetGlobalBufer(", "SetGlobalBufer")
+
+
+BUILTINS_950 = (
+    HEAD
+    + """
+__aicore__ inline void ReadTiling(uint8_t* tiling, GM_ADDR src, uint32_t bytes)
+{
+    __ubuf__ uint8_t* staged = (__ubuf__ uint8_t*)get_imm(0);
+    copy_gm_to_ubuf_align_v2(staged, (__gm__ uint8_t*)src, 0, 1, bytes, 0, 0, false, 0, 0, 0);
+    copy_data_align64(tiling, staged, bytes);
+    AscendC::SliceInfo slices[AscendC::K_MAX_DIM];
+    (void)slices;
+}
+"""
+)
+
+
+def test_ascend950_builtins_and_slice_limits(checker: KernelChecker) -> None:
+    _fails_with(
+        checker,
+        BUILTINS_950,
+        "copy_gm_to_ubuf_align_v2(",
+        "copy_gm_to_ubuf_algn_v2(",
+        "copy_gm_to_ubuf_algn_v2",
+    )
+    _fails_with(checker, BUILTINS_950, "AscendC::K_MAX_DIM]", "AscendC::K_MAX_DIMS]", "K_MAX_DIMS")
