@@ -17,7 +17,7 @@ from pathlib import Path
 
 from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
 from annotate.checker.catalog import Catalog, load_catalog
-from annotate.checker.clangcheck import CheckOptions, KernelChecker
+from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
 from annotate.reasoning.config import VerifyConfig
 from annotate.reasoning.grounding import code_blocks, grounding_checks
 from schemas import Diagnostic, KernelUnit
@@ -86,7 +86,7 @@ class SurfaceVerifier:
     def __init__(self, config: VerifyConfig | None = None, checker: KernelChecker | None = None) -> None:
         self.config = config or VerifyConfig()
         self._checker = checker
-        self._kernel_keys: dict[str, set[str]] = {}
+        self._kernel_results: dict[str, CheckResult] = {}
 
     @property
     def checker(self) -> KernelChecker:
@@ -111,20 +111,26 @@ class SurfaceVerifier:
             errors = [d for d in errors if not _UNKNOWN_AS_VALUE_RE.match(d.message)]
         return errors, offset
 
+    def kernel_result(self, unit: KernelUnit) -> CheckResult:
+        """The checker's verdict on the unit's real kernel (kept for the last few units)."""
+        key = unit.unit_id or unit.code
+        if key not in self._kernel_results:
+            if len(self._kernel_results) >= _KERNEL_CACHE_SIZE:
+                self._kernel_results.pop(next(iter(self._kernel_results)))
+            name = Path(unit.path).name or "kernel.cpp"
+            self._kernel_results[key] = (
+                self.checker.check_source(unit.code, name, CheckOptions(soc=self.config.soc))
+                if unit.code.strip()
+                else CheckResult(name, True, [])
+            )
+        return self._kernel_results[key]
+
     def kernel_findings(self, unit: KernelUnit) -> set[str]:
         """The message keys of every finding (error or warning) on the unit's real kernel."""
-        key = unit.unit_id or unit.code
-        if key not in self._kernel_keys:
-            if len(self._kernel_keys) >= _KERNEL_CACHE_SIZE:
-                self._kernel_keys.pop(next(iter(self._kernel_keys)))
-            found: set[str] = set()
-            if unit.code.strip():
-                name = Path(unit.path).name or "kernel.cpp"
-                result = self.checker.check_source(unit.code, name, CheckOptions(soc=self.config.soc))
-                for d in result.diagnostics:
-                    found |= message_keys(d.message)
-            self._kernel_keys[key] = found
-        return self._kernel_keys[key]
+        found: set[str] = set()
+        for d in self.kernel_result(unit).diagnostics:
+            found |= message_keys(d.message)
+        return found
 
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
         del instruction
