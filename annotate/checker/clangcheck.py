@@ -24,6 +24,8 @@ from annotate.checker.includes import (
     missing_stub_files,
     plan_includes,
     read_text,
+    repository_header_names,
+    repository_root,
 )
 from annotate.checker.judge import NOT_FOUND_RE, judge
 from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context, operator_folder, tiling_fields
@@ -211,6 +213,10 @@ class KernelChecker:
             declared=declared,
             missing_includes=any(not is_host_header(name) for name in unit.missing),
             host_missing=any(is_host_header(name) for name in unit.missing),
+            missing_own_header=bool(
+                {Path(name).name for name in unit.missing}
+                & repository_header_names(repository_root(unit.path) if unit.path.exists() else None)
+            ),
             snippet=unit.options.snippet,
             surface_names=self.surface_names,
             records=self.records,

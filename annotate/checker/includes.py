@@ -29,6 +29,22 @@ def repository_root(path: Path) -> Path | None:
     return None
 
 
+_HEADER_NAMES: dict[Path, frozenset[str]] = {}
+_HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".inl"}
+
+
+def repository_header_names(root: Path | None) -> frozenset[str]:
+    """The file names of a repository's headers (read once per repository and process): a missing
+    include whose name is among them is the repository's own header, not a vendor one."""
+    if root is None:
+        return frozenset()
+    if root not in _HEADER_NAMES:
+        _HEADER_NAMES[root] = frozenset(
+            p.name for p in root.rglob("*") if p.suffix in _HEADER_SUFFIXES and ".git" not in p.parts
+        )
+    return _HEADER_NAMES[root]
+
+
 def local_include_dirs(path: Path, extra: Iterable[Path] = ()) -> list[Path]:
     """Include directories a build of this file would search, most specific first."""
     dirs: list[Path] = [path.parent]

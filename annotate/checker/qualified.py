@@ -21,10 +21,19 @@ from annotate.checker.clangutil import UNBOUNDED
 from annotate.checker.classify import Verdict, typo_like
 from schemas.cpp import mask_comments_and_literals
 
-_REFERENCE_RE = re.compile(r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC)::(\w+)\s*(?=[<(])")
+_REFERENCE_RE = re.compile(
+    r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC::(?:Te|Simt)|AscendC)::(\w+)\s*(?=[<(])"
+)
 # A unit that declares its own `Reg`/`MicroAPI` (namespace, class, alias to something else) means
 # its own thing by it.
 _OWN_SCOPE_RE = re.compile(r"\b(?:namespace|class|struct)\s+(Reg|MicroAPI)\b(?!\s*=\s*(?:::)?AscendC::)")
+
+
+def _scope_of(qualifier: str) -> str:
+    """The AscendC namespace a qualifier names (`Reg` and `MicroAPI` are one namespace)."""
+    if qualifier in ("AscendC", "AscendC::Te", "AscendC::Simt"):
+        return qualifier
+    return "AscendC::Reg"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +69,10 @@ def misspelt_qualified_names(
             short_qualifier = qualifier.split("::")[-1]
             if short_qualifier in own_scopes and not qualifier.startswith("AscendC::"):
                 continue
-            scope = "AscendC" if qualifier == "AscendC" else "AscendC::Reg"
+            scope = _scope_of(qualifier)
             if name in known:
                 continue
-            near = sorted(c for c in scopes.get(scope, set()) if typo_like(name, c))
+            near = sorted(c for c in scopes.get(scope, set()) if _misspelling_of(name, c))
             if not near:
                 continue
             line = code.count("\n", 0, match.start()) + 1
@@ -152,7 +161,9 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
             qualifier, name = match.group(1), match.group(2)
             if qualifier.split("::")[-1] in own_scopes and not qualifier.startswith("AscendC::"):
                 continue
-            scope = "AscendC" if qualifier == "AscendC" else "AscendC::Reg"
+            scope = _scope_of(qualifier)
+            if scope == "AscendC::Te":  # the tensor API is approximated: its counts are not evidence
+                continue
             spans = arities.get(f"{scope}::{name}")
             if not spans:
                 continue
@@ -213,8 +224,40 @@ def wrong_unqualified_arity(
     return findings
 
 
-_UNQUALIFIED_CALL_RE = re.compile(r"(?<![\w.:>])([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
-_MEMBER_CALL_RE = re.compile(r"(?:\.|->)\s*([A-Za-z_]\w{3,})\s*(?:<[^;(){}]*>)?\s*\(")
+_UNQUALIFIED_CALL_RE = re.compile(r"(?<![\w.:>])([A-Za-z_]\w+)\s*(?:<[^;(){}]*>)?\s*\(")
+_MEMBER_CALL_RE = re.compile(r"(?:\.|->)\s*([A-Za-z_]\w+)\s*(?:<[^;(){}]*>)?\s*\(")
+
+
+def dropped_letter(name: str, other: str) -> bool:
+    """`Mls` for `Muls`, `Gt` for `Get`: one inner letter of a short name left out (first and last
+    kept). Short names get only this edit, which an unrelated helper name rarely happens to be."""
+    if len(other) != len(name) + 1 or name[0] != other[0] or name[-1] != other[-1]:
+        return False
+    return any(other[:i] + other[i + 1 :] == name for i in range(1, len(other) - 1))
+
+
+_KEYWORDS = frozenset(
+    {
+        "if",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "return",
+        "sizeof",
+        "alignof",
+        "decltype",
+        "catch",
+        "new",
+        "delete",
+    }
+)
+
+
+def _misspelling_of(name: str, candidate: str) -> bool:
+    if name in _KEYWORDS:
+        return False
+    return typo_like(name, candidate) or (len(name) < 4 and dropped_letter(name, candidate))
 
 
 def misspelt_unqualified_calls(
@@ -235,7 +278,7 @@ def misspelt_unqualified_calls(
             name = match.group(1)
             if name in declared or _declared_in_text(name, codes.values()):
                 continue
-            near = sorted(c for c in candidates if typo_like(name, c))
+            near = sorted(c for c in candidates if _misspelling_of(name, c))
             if not near:
                 continue
             line = code.count("\n", 0, match.start()) + 1
