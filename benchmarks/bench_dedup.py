@@ -4,12 +4,18 @@
     python benchmarks/bench_dedup.py -n 200000 --repeat 1 --compare 5000
     python benchmarks/bench_dedup.py -n 20000 --skip-dedup    # the MinHash ratio only, quickly
     python benchmarks/bench_dedup.py --real WORKSPACE_OR_DIR   # per core, on real units, vs rensa too
+    python benchmarks/bench_dedup.py --engines 20000          # `curate dedup` local vs --engine ray
 
 --real reads the units of a curate workspace (units.parquet) or the code files of a directory
 and measures, on one core and side by side in one run (best of --repeat), source text to
 datasketch-equal signatures (dedup.minhash.minhash_texts, one worker) and its parts, against
 rensa (`pip install rensa`; given its shingle strings prebuilt, and from the same source text)
 and datasketch (given its shingle bytes prebuilt).
+
+--engines N writes a workspace of N synthetic units and runs the dedup stage with the local
+engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
+the first Ray run includes starting and warming its workers), and checks that the decisions and
+counts are identical.
 
 Generates N synthetic AscendC kernel variants (elementwise kernels with random operators,
 types, tile sizes and identifier names; about 5% exact copies and 10% lightly edited copies of
@@ -264,7 +270,7 @@ def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int)
 def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dict[str, float]:
     from datasketch import MinHash, MinHashLSH
 
-    from dedup.cluster import UnionFind, confirm_buckets
+    from dedup.cluster import confirm_buckets
     from dedup.lsh import band_params, buckets
     from dedup.minhash import signatures
     from dedup.shingles import build_shingle_sets
@@ -276,7 +282,7 @@ def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dic
 
     def ours() -> float:
         start = time.perf_counter()
-        confirm_buckets(UnionFind(len(codes)), buckets(sig, bands, rows), sets, docs, 0.7)
+        confirm_buckets(buckets(sig, bands, rows), sets, docs, 0.7)
         return time.perf_counter() - start
 
     sketches = [
@@ -449,6 +455,37 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
         print(f"    {name:<60} {seconds:7.3f} s  {seconds / ours:4.0%}")
 
 
+def bench_engines(n: int) -> None:
+    """`curate dedup` on one workspace, local engine against the Ray engine: wall time, equality."""
+    import tempfile
+    from pathlib import Path
+
+    import ray
+
+    from curate.stages.dedup import run_dedup_stage
+    from curate.workspace import Workspace
+    from dedup.config import DedupConfig
+    from schemas import Decision, KernelUnit, read_records, write_records
+
+    root = Path(tempfile.mkdtemp(prefix="dedup-engines-"))
+    units = _units(synthetic_corpus(n))
+    ray.init(include_dashboard=False, log_to_driver=False)
+    runs: list[tuple[str, float, list, dict[str, int]]] = []
+    for k, engine in enumerate(("local", "ray", "ray")):
+        ws = Workspace(root / f"{engine}-{k}")
+        write_records(ws.units, KernelUnit, units)
+        start = time.perf_counter()
+        summary = run_dedup_stage(ws, DedupConfig(), engine=engine)
+        runs.append(
+            (engine, time.perf_counter() - start, read_records(ws.decisions, Decision), summary.counts)
+        )
+    local = runs[0]
+    print(f"curate dedup on {n} synthetic units ({root}); counts {local[3]}")
+    for engine, seconds, decisions, counts in runs:
+        same = decisions == local[2] and counts == local[3]
+        print(f"  {engine:<6} {seconds:7.1f} s  decisions and counts identical to local: {same}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -464,7 +501,11 @@ def main() -> None:
     parser.add_argument(
         "--datasketch-units", type=int, default=100_000, help="--real: units datasketch hashes (sampled)"
     )
+    parser.add_argument("--engines", type=int, metavar="N", help="dedup stage: local vs Ray on N units")
     args = parser.parse_args()
+    if args.engines:
+        bench_engines(args.engines)
+        return
     if args.real:
         bench_real(args.real, args.repeat, args.num_perm, args.datasketch_units)
         return
