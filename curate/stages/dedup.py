@@ -12,9 +12,9 @@ confirmed pairs with a union-find. Each bucket is judged on its contents alone
 arrive in, so the clusters and decisions are the local engine's.
 
 Why a union-find on the driver rather than label propagation on the cluster: the confirmed
-pairs are few (one per near-duplicate joining a bucket), so they fit on the driver whatever
-the corpus size, and one pass is exact; propagation would need as many shuffles as the
-longest chain of near-duplicates.
+pairs are few (at most one per unit and band, and only for near-duplicates), two integers
+each, so they fit on the driver that holds the units anyway, and one pass over them is exact;
+propagation would need as many shuffles as the longest chain of near-duplicates.
 """
 
 from __future__ import annotations
