@@ -72,7 +72,7 @@ def main() -> None:
             "--engine",
             args.engine,
             "--report-dir",
-            str(work / f"report-{n}"),
+            str(work / f"report-{args.engine}-{n}"),
         ]
         start = time.perf_counter()
         with tempfile.TemporaryFile() as err:
