@@ -1,6 +1,7 @@
 """Peak memory of `curate audit` as the training side grows: synthetic Alpaca-style jsonl rows
 (reasoning, then a fenced kernel), audited with --code-from auto against the example benchmark
-in a child process; prints rows, seconds and the child's peak RSS per size.
+in a child process; prints rows, seconds and that child's own peak RSS per size. Exit 0 is
+expected: the rows hold none of the example benchmark's kernels.
 
     python benchmarks/bench_audit_scale.py 100000 1000000 3000000 [--engine ray] [--keep DIR]
 """
@@ -9,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -71,15 +72,20 @@ def main() -> None:
             "--engine",
             args.engine,
             "--report-dir",
-            str(work / f"report-{n}"),
+            str(work / f"report-{args.engine}-{n}"),
         ]
         start = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        with tempfile.TemporaryFile() as err:
+            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            # wait4 gives this child's own peak (RUSAGE_CHILDREN is the largest child so far).
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            err.seek(0)
+            tail = err.read().decode(errors="replace").strip()[-200:]
         seconds = time.perf_counter() - start
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest child so far
         print(
-            f"{n:>9,} rows ({path.stat().st_size / 1e6:,.0f} MB): exit {done.returncode}, {seconds:,.1f} s, "
-            f"peak RSS {peak:,.0f} MB (max over children so far) {done.stderr.strip()[-200:]}",
+            f"{n:>9,} rows ({path.stat().st_size / 1e6:,.0f} MB): exit {child.returncode}, {seconds:,.1f} s, "
+            f"peak RSS {usage.ru_maxrss / 1024:,.0f} MB {tail}",
             flush=True,
         )
 

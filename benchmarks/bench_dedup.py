@@ -4,12 +4,26 @@
     python benchmarks/bench_dedup.py -n 200000 --repeat 1 --compare 5000
     python benchmarks/bench_dedup.py -n 20000 --skip-dedup    # the MinHash ratio only, quickly
     python benchmarks/bench_dedup.py --real WORKSPACE_OR_DIR   # per core, on real units, vs rensa too
+    python benchmarks/bench_dedup.py --engines 20000          # `curate dedup` local vs --engine ray
 
 --real reads the units of a curate workspace (units.parquet) or the code files of a directory
 and measures, on one core and side by side in one run (best of --repeat), source text to
-datasketch-equal signatures (dedup.minhash.minhash_texts, one worker) and its parts, against
-rensa (`pip install rensa`; given its shingle strings prebuilt, and from the same source text)
-and datasketch (given its shingle bytes prebuilt).
+datasketch-equal signatures (dedup.minhash.minhash_texts, one worker) and each of its compiled
+stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the permutations),
+against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
+strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
+distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
+scaled by its share of the shingles). Figures of 2026-11 (best of 5, 128 permutations):
+hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.79 s,
+4.6x datasketch, 0.25x rensa prebuilt, 4.9x rensa from text; lexing 32%, interning 40%,
+SHA-1 29%, permutations 8%. hicann ops-nn files (13,250, mean 750, median 420): 4.6x, 0.24x,
+4.7x. Assembled ops-math units (518, mean 2,705, median 1,306, 6,173 tokens each): 2.8x
+datasketch, 0.20x rensa prebuilt, 5.4x rensa from text.
+
+--engines N writes a workspace of N synthetic units and runs the dedup stage with the local
+engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
+the first Ray run includes starting and warming its workers), and checks that the decisions and
+counts are identical.
 
 Generates N synthetic AscendC kernel variants (elementwise kernels with random operators,
 types, tile sizes and identifier names; about 5% exact copies and 10% lightly edited copies of
@@ -264,7 +278,7 @@ def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int)
 def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dict[str, float]:
     from datasketch import MinHash, MinHashLSH
 
-    from dedup.cluster import UnionFind, confirm_buckets
+    from dedup.cluster import confirm_buckets
     from dedup.lsh import band_params, buckets
     from dedup.minhash import signatures
     from dedup.shingles import build_shingle_sets
@@ -276,7 +290,7 @@ def bench_lsh(codes: list[str], compare: int, repeat: int, num_perm: int) -> dic
 
     def ours() -> float:
         start = time.perf_counter()
-        confirm_buckets(UnionFind(len(codes)), buckets(sig, bands, rows), sets, docs, 0.7)
+        confirm_buckets(buckets(sig, bands, rows), sets, docs, 0.7)
         return time.perf_counter() - start
 
     sketches = [
@@ -346,12 +360,43 @@ def _real_codes(source: str) -> list[str]:
     ]
 
 
+def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float]) -> dict[str, float]:
+    """Each compiled stage of ours alone, over the same batches `minhash_texts` makes."""
+    from dedup import accel
+    from dedup.lex import lex_batch
+    from dedup.shingles import _BATCH_DOCS
+
+    batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
+    lexed = [lex_batch(batch) for batch in batches]
+    present = [counts[counts > 0].astype(np.int64) for _, _, counts in lexed]
+    totals = [int(np.where(c >= 5, c - 4, np.minimum(c, 1)).sum()) for c in present]
+    interned: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def intern() -> None:
+        interned.clear()
+        for (joined, _, _), counts, total in zip(lexed, present, totals, strict=True):
+            buf, words = joined.copy(), np.empty(len(joined) + 1, dtype=np.uint32)
+            starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+            per_doc = np.zeros(len(counts), dtype=np.int64)
+            distinct = accel._intern_shingles(buf, words, counts, 5, starts, lengths, per_doc)
+            interned.append((buf, starts[:distinct], lengths[:distinct], words))
+
+    def sha1() -> None:
+        for buf, starts, lengths, words in interned:
+            accel.sha1_hash_ranges(buf, starts, lengths, words)
+
+    return {
+        "lex (comments masked, tokens)": best(lambda: [lex_batch(batch) for batch in batches]),
+        "intern (each unit's distinct shingles)": best(intern),
+        f"SHA-1 of the distinct shingles ({sum(len(p[1]) for p in interned):,})": best(sha1),
+    }
+
+
 def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) -> None:
     """Per core (one thread everywhere), source text to signatures on real units."""
     from datasketch import MinHash
 
     from dedup import accel
-    from dedup.lex import lex_batch
     from dedup.minhash import minhash_texts, signatures
     from dedup.normalize import code_tokens
     from dedup.shingles import sets_from_texts, shingle_strings
@@ -363,8 +408,8 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     n = len(codes)
     print(
         f"{n} real units from {source}: distinct 5-gram shingles per unit mean {statistics.mean(counts):,.0f}, "
-        f"median {statistics.median(counts):,.0f}, max {counts[-1]:,}; tokens per unit mean "
-        f"{statistics.mean(len(t) for t in tokens):,.0f}; {sum(map(len, codes)) / 1e6:.1f} M characters"
+        f"median {statistics.median(counts):,.0f}, max {counts[-1]:,}, total {sum(counts):,}; tokens per "
+        f"unit mean {statistics.mean(len(t) for t in tokens):,.0f}; {sum(map(len, codes)) / 1e6:.1f} M characters"
     )
     minhash_texts(codes[:20], workers=1)  # compile / warm up
 
@@ -372,12 +417,7 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
         return min(_timed(fn)[0] for _ in range(repeat))
 
     ours = best(lambda: minhash_texts(codes, 5, num_perm, workers=1))
-    parts = {
-        "lex (comments masked, tokens)": best(lambda: lex_batch(codes)),
-        "lex + intern + SHA-1 of distinct shingles": best(
-            lambda: sets_from_texts(codes, 5, 1, distinct=False)
-        ),
-    }
+    parts = _real_parts(codes, best)
     sets = sets_from_texts(codes, 5, 1, distinct=False)
     parts["permutations and minima"] = best(lambda: signatures(sets, num_perm, workers=1))
     rows = [("ours: source text -> signatures (1 worker)", ours)]
@@ -400,14 +440,19 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
         rows.append(("rensa, from source text (code_tokens + shingles)", best(rensa_from_text)))
     except ImportError:
         print("rensa is not installed (pip install rensa): skipped")
-    subset = [[s.encode() for s in doc] for doc in shingles[:datasketch_docs]]
+    # datasketch's time is linear in shingles; a sample of units is scaled by its share of the
+    # shingles (not of the units: real unit sizes are skewed, and the first few are not typical).
+    sample = sorted(random.Random(14).sample(range(n), min(datasketch_docs, n)))
+    subset = [[s.encode() for s in shingles[i]] for i in sample]
+    share = sum(map(len, subset)) / max(1, sum(counts))
 
     def datasketch() -> None:
         for doc in subset:
             MinHash(num_perm=num_perm).update_batch(doc)
 
-    ds = _timed(datasketch)[0] * n / len(subset)  # once; scaled to all units
-    rows.append((f"datasketch update_batch, bytes prebuilt ({len(subset)} units, scaled)", ds))
+    ds = _timed(datasketch)[0] / share  # once: it is the slow side
+    label = "all units" if len(subset) == n else f"{len(subset)} random units, scaled by shingles"
+    rows.append((f"datasketch update_batch, bytes prebuilt ({label})", ds))
     print(f"numba: {accel.AVAILABLE}; num_perm {num_perm}; best of {repeat}; one thread each")
     for name, seconds in rows:
         print(
@@ -415,7 +460,38 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
         )
     print("  parts of ours:")
     for name, seconds in parts.items():
-        print(f"    {name:<60} {seconds:7.3f} s")
+        print(f"    {name:<60} {seconds:7.3f} s  {seconds / ours:4.0%}")
+
+
+def bench_engines(n: int) -> None:
+    """`curate dedup` on one workspace, local engine against the Ray engine: wall time, equality."""
+    import tempfile
+    from pathlib import Path
+
+    import ray
+
+    from curate.stages.dedup import run_dedup_stage
+    from curate.workspace import Workspace
+    from dedup.config import DedupConfig
+    from schemas import Decision, KernelUnit, read_records, write_records
+
+    root = Path(tempfile.mkdtemp(prefix="dedup-engines-"))
+    units = _units(synthetic_corpus(n))
+    ray.init(include_dashboard=False, log_to_driver=False)
+    runs: list[tuple[str, float, list, dict[str, int]]] = []
+    for k, engine in enumerate(("local", "ray", "ray")):
+        ws = Workspace(root / f"{engine}-{k}")
+        write_records(ws.units, KernelUnit, units)
+        start = time.perf_counter()
+        summary = run_dedup_stage(ws, DedupConfig(), engine=engine)
+        runs.append(
+            (engine, time.perf_counter() - start, read_records(ws.decisions, Decision), summary.counts)
+        )
+    local = runs[0]
+    print(f"curate dedup on {n} synthetic units ({root}); counts {local[3]}")
+    for engine, seconds, decisions, counts in runs:
+        same = decisions == local[2] and counts == local[3]
+        print(f"  {engine:<6} {seconds:7.1f} s  decisions and counts identical to local: {same}")
 
 
 def main() -> None:
@@ -430,9 +506,16 @@ def main() -> None:
     parser.add_argument(
         "--real", metavar="DIR", help="a workspace or code directory: per-core ratios on real units"
     )
+    parser.add_argument(
+        "--datasketch-units", type=int, default=100_000, help="--real: units datasketch hashes (sampled)"
+    )
+    parser.add_argument("--engines", type=int, metavar="N", help="dedup stage: local vs Ray on N units")
     args = parser.parse_args()
+    if args.engines:
+        bench_engines(args.engines)
+        return
     if args.real:
-        bench_real(args.real, args.repeat, args.num_perm, min(args.compare, 200))
+        bench_real(args.real, args.repeat, args.num_perm, args.datasketch_units)
         return
 
     codes = synthetic_corpus(args.n)

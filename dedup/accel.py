@@ -25,46 +25,45 @@ _S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
     np.uint64(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31, 32)
 )
 _K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
-_R1, _R2, _R5, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 27, 30, 31))
+_R1, _R2, _R5, _R8, _R16, _R24, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31))
+# Indexed by (message bytes left in a word, clipped to -1..4) + 1: which bytes of the word are
+# message, and where the 0x80 end marker goes (branch-free padding).
+_KEEP = np.array([0, 0, 0xFF000000, 0xFFFF0000, 0xFFFFFF00, 0xFFFFFFFF], dtype=np.uint32)
+_PAD = np.array([0, 0x80000000, 0x00800000, 0x00008000, 0x00000080, 0], dtype=np.uint32)
 _INIT = np.array([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0], dtype=np.uint32)
 _LANES = 64
-_BYTE, _MARK = np.uint64(0xFF), np.uint64(0x80)
+_BYTE = np.uint64(0xFF)
 
 if numba is not None:
 
-    @numba.njit(cache=True, inline="always")
-    def _word(buf, start, length, base):
-        """Big-endian word at offset `base` of the padded message (bytes, 0x80 marker, zeros)."""
-        if base + 4 <= length:
-            p = start + base
-            return (
-                (np.uint64(buf[p]) << _S24)
-                | (np.uint64(buf[p + 1]) << _S16)
-                | (np.uint64(buf[p + 2]) << _S8)
-                | np.uint64(buf[p + 3])
+    @numba.njit(cache=True, nogil=True)
+    def _be_words(buf, words):
+        """words[k] = bytes k..k+3 of buf as a big-endian word (zeros past the end): every
+        4-byte load SHA-1 and the token hash need becomes one array read."""
+        n = len(buf)
+        for k in range(n - 3):
+            words[k] = (
+                (np.uint32(buf[k]) << _R24)
+                | (np.uint32(buf[k + 1]) << _R16)
+                | (np.uint32(buf[k + 2]) << _R8)
+                | np.uint32(buf[k + 3])
             )
-        if base > length:
-            return np.uint64(0)
-        if base == length:
-            return _MARK << _S24
-        word = np.uint64(0)
-        for byte in range(4):
-            pos = base + byte
-            value = np.uint64(0)
-            if pos < length:
-                value = np.uint64(buf[start + pos])
-            elif pos == length:
-                value = _MARK
-            word = (word << _S8) | value
-        return word
+        for k in range(max(n - 3, 0), n + 1):
+            word = np.uint32(0)
+            for j in range(4):
+                word = word << _R8
+                if k + j < n:
+                    word |= np.uint32(buf[k + j])
+            words[k] = word
 
     @numba.njit(cache=True, nogil=True)
-    def _sha1_lanes(buf, starts, lengths, h32, fps):
+    def _sha1_lanes(words, starts, lengths, h32, fps):
         """SHA-1 of byte ranges, _LANES messages at a time: the lane loops are what the compiler
         turns into SIMD instructions. A lane whose message has fewer blocks than the longest of
         its group keeps its state after its last block. Runs without the GIL: the callers'
         thread pool hashes several batches at once."""
         n = len(starts)
+        last = len(words) - 1
         own = np.empty(_LANES, dtype=np.int64)
         w = np.empty((80, _LANES), dtype=np.uint32)
         h = np.empty((5, _LANES), dtype=np.uint32)
@@ -87,7 +86,9 @@ if numba is not None:
                 for lane in range(_LANES):
                     i = min(first + lane, n - 1)
                     for j in range(16):
-                        w[j, lane] = np.uint32(_word(buf, starts[i], lengths[i], blk * 64 + j * 4))
+                        at = blk * 64 + j * 4
+                        t = min(max(lengths[i] - at, -1), 4) + 1
+                        w[j, lane] = (words[min(starts[i] + at, last)] & _KEEP[t]) | _PAD[t]
                     if blk == own[lane] - 1:
                         w[15, lane] = np.uint32(lengths[i] * 8)
                 for t in range(16, 80):
@@ -102,27 +103,34 @@ if numba is not None:
                         h[3, lane],
                         h[4, lane],
                     )
-                for t in range(80):
+                # One loop per round function: no branch on t inside the lane loop, so each
+                # is one straight vectorised body.
+                for t in range(20):
                     for lane in range(_LANES):
                         aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
-                        if t < 20:
-                            f = dd ^ (bb & (cc ^ dd))
-                            k = _K1
-                        elif t < 40:
-                            f = bb ^ cc ^ dd
-                            k = _K2
-                        elif t < 60:
-                            f = (bb & cc) | (dd & (bb | cc))
-                            k = _K3
-                        else:
-                            f = bb ^ cc ^ dd
-                            k = _K4
-                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + k + w[t, lane]
-                        e[lane] = dd
-                        d[lane] = cc
-                        c[lane] = (bb << _R30) | (bb >> _R2)
-                        b[lane] = aa
+                        f = dd ^ (bb & (cc ^ dd))
+                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K1 + w[t, lane]
+                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
                         a[lane] = temp  # the store into uint32 is the mod 2^32
+                for t in range(20, 40):
+                    for lane in range(_LANES):
+                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K2 + w[t, lane]
+                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
+                        a[lane] = temp
+                for t in range(40, 60):
+                    for lane in range(_LANES):
+                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        f = (bb & cc) | (dd & (bb | cc))
+                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K3 + w[t, lane]
+                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
+                        a[lane] = temp
+                for t in range(60, 80):
+                    for lane in range(_LANES):
+                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K4 + w[t, lane]
+                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
+                        a[lane] = temp
                 for lane in range(_LANES):
                     if blk < own[lane]:
                         h[0, lane] += a[lane]
@@ -167,14 +175,36 @@ if numba is not None:
                         row[k] = v
 
 
+def be_words(buf: np.ndarray) -> np.ndarray:
+    words = np.empty(len(buf) + 1, dtype=np.uint32)
+    _be_words(buf, words)
+    return words
+
+
 def sha1_hash_ranges(
-    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, words: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`."""
+    """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`
+    (`words`: be_words(buf), when the caller has it already)."""
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
     h32 = np.empty(len(starts), dtype=np.uint32)
     fps = np.empty(len(starts), dtype=np.uint64)
-    if len(starts):
-        _sha1_lanes(buf, np.asarray(starts, dtype=np.int64), np.asarray(lengths, dtype=np.int64), h32, fps)
+    if not len(starts):
+        return h32, fps
+    if words is None:
+        words = be_words(buf)
+    # A group of lanes runs as many blocks as its longest message. About 4% of real shingles
+    # need a second block, which would put one in nearly every group of 64 and double the
+    # work: the one-block messages go first, the longer ones after, results back in order.
+    long = lengths > 55
+    if long.any():
+        order = np.concatenate([np.flatnonzero(~long), np.flatnonzero(long)])
+        part32, part64 = np.empty_like(h32), np.empty_like(fps)
+        _sha1_lanes(words, starts[order], lengths[order], part32, part64)
+        h32[order], fps[order] = part32, part64
+        return h32, fps
+    _sha1_lanes(words, starts, lengths, h32, fps)
     return h32, fps
 
 
@@ -282,7 +312,7 @@ if numba is not None:
         return x ^ (x >> _S31u)
 
     @numba.njit(cache=True, nogil=True)
-    def _intern_shingles(buf, counts, ngram, rep_start, rep_len, per_doc):
+    def _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc):
         """The distinct shingles of each document (byte range of the first occurrence), in
         order of first occurrence: tokens are interned by their bytes, shingles by their token
         ids, in small per-document tables (exact: a hash is never trusted without comparing)."""
@@ -302,6 +332,7 @@ if numba is not None:
                 token_start[token] = pos + 1
                 buf[pos] = 32
         token_end[token] = len(buf)
+        _be_words(buf, words)
         cap = 1
         while cap < 2 * most:
             cap *= 2
@@ -323,9 +354,9 @@ if numba is not None:
             next_id = 0
             for j in range(count):
                 a, b = token_start[first + j], token_end[first + j]
-                h = _FNV_OFFSET
-                for k in range(a, b):
-                    h = (h ^ np.uint64(buf[k])) * _FNV_PRIME
+                h = _FNV_OFFSET ^ np.uint64(b - a)
+                for k in range(a, b, 4):  # four bytes a step, the word masked to the token
+                    h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
                 h = _mix(h)
                 slot = h & mask
                 while True:
@@ -340,9 +371,10 @@ if numba is not None:
                     if slot_hash[slot] == h:
                         oa, ob = token_start[first + other], token_end[first + other]
                         same = ob - oa == b - a
-                        if same:
-                            for k in range(b - a):
-                                if buf[oa + k] != buf[a + k]:
+                        if same:  # four bytes a step, as the hash read them
+                            for k in range(0, b - a, 4):
+                                keep = _KEEP[min(b - a - k, 4) + 1]
+                                if (words[oa + k] ^ words[a + k]) & keep:
                                     same = False
                                     break
                         if same:
@@ -395,6 +427,7 @@ def hash_interned(
     total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
-    distinct = _intern_shingles(buf, counts, ngram, rep_start, rep_len, per_doc)
-    h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct])
+    words = np.empty(len(buf) + 1, dtype=np.uint32)
+    distinct = _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc)
+    h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct], words)
     return h32, fps, per_doc

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -194,8 +195,46 @@ def _strongest(leaks: list[Leak]) -> dict[int, Leak]:
     return best
 
 
+class DedupEngine(Protocol):
+    """Where run_dedup's heavy steps run: this process (`LocalEngine`) or a cluster (curate's
+    Ray engine). Every engine must give the same values: the decisions are made from them by
+    the same code."""
+
+    def shingle(self, codes: list[str], cfg: DedupConfig) -> ShingleSets:
+        """The shingle sets of every document, in input order."""
+        ...
+
+    def sign(self, corpus: ShingleSets, cfg: DedupConfig) -> np.ndarray:
+        """The MinHash signature of every document of `corpus`."""
+        ...
+
+    def confirm(
+        self, sig: np.ndarray, docs: np.ndarray, corpus: ShingleSets, cfg: DedupConfig
+    ) -> tuple[list[tuple[int, int]], int]:
+        """Confirmed pairs among `docs` (increasing; `sig` holds their signatures, one row each)
+        from their LSH buckets (dedup.cluster.confirm_buckets), and the distinct pairs scored."""
+        ...
+
+
+class LocalEngine:
+    def shingle(self, codes: list[str], cfg: DedupConfig) -> ShingleSets:
+        return build_shingle_sets(codes, cfg.ngram, cfg.abstract_identifiers)
+
+    def sign(self, corpus: ShingleSets, cfg: DedupConfig) -> np.ndarray:
+        return signatures(corpus, cfg.num_perm, cfg.seed, cfg.scheme)
+
+    def confirm(
+        self, sig: np.ndarray, docs: np.ndarray, corpus: ShingleSets, cfg: DedupConfig
+    ) -> tuple[list[tuple[int, int]], int]:
+        bands, rows = band_params(cfg.threshold, cfg.num_perm)
+        return confirm_buckets(buckets(sig, bands, rows), corpus, docs, cfg.threshold)
+
+
+LOCAL = LocalEngine()
+
+
 def _near_duplicate_groups(
-    corpus: ShingleSets, eligible: list[int], cfg: DedupConfig
+    corpus: ShingleSets, eligible: list[int], cfg: DedupConfig, engine: DedupEngine
 ) -> tuple[UnionFind, int]:
     """Union exact copies, then LSH candidates among one member per exact group that pass Jaccard."""
     uf = UnionFind(len(corpus))
@@ -208,15 +247,21 @@ def _near_duplicate_groups(
     if len(signed) < 2:
         return uf, 0
     # Signing every document is cheaper than copying out the subset; only `signed` rows are used.
-    sig = signatures(corpus, cfg.num_perm, cfg.seed, cfg.scheme)[signed]
-    bands, rows = band_params(cfg.threshold, cfg.num_perm)
-    comparisons = confirm_buckets(uf, buckets(sig, bands, rows), corpus, signed, cfg.threshold)
+    sig = engine.sign(corpus, cfg)[signed]
+    edges, comparisons = engine.confirm(sig, signed, corpus, cfg)
+    for a, b in edges:
+        uf.union(a, b)
     return uf, comparisons
 
 
-def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: DedupConfig) -> DedupResult:
+def run_dedup(
+    units: list[KernelUnit],
+    items: list[BenchmarkItem] | None,
+    cfg: DedupConfig,
+    engine: DedupEngine = LOCAL,
+) -> DedupResult:
     """Decide keep / duplicate / leak for every unit (in input order), with evidence."""
-    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
+    corpus = engine.shingle([u.code for u in units], cfg)
     findings = find_leaks(units, items, cfg, corpus) if items else LeakFindings()
     best = _strongest(findings.leaks)
     names: dict[int, int] = {}
@@ -226,7 +271,7 @@ def run_dedup(units: list[KernelUnit], items: list[BenchmarkItem] | None, cfg: D
 
     sizes = corpus.sizes()
     eligible = [u for u in range(len(units)) if u not in best and u not in dropped_by_name and sizes[u] > 0]
-    uf, comparisons = _near_duplicate_groups(corpus, eligible, cfg)
+    uf, comparisons = _near_duplicate_groups(corpus, eligible, cfg, engine)
 
     decisions: list[Decision | None] = [None] * len(units)
     counts = {"exact_duplicates": 0, "near_duplicates": 0, "clusters": 0}

@@ -88,6 +88,19 @@ class ShingleSets:
         )
 
 
+def concat_sets(parts: Sequence[ShingleSets]) -> ShingleSets:
+    """The documents of several ShingleSets one after the other (shards back in order)."""
+    sizes = np.concatenate([np.zeros(0, dtype=np.int64), *(p.sizes() for p in parts)])
+    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    return ShingleSets(
+        indptr,
+        np.concatenate([np.zeros(0, dtype=np.uint64), *(p.fps for p in parts)]),
+        np.concatenate([np.zeros(0, dtype=np.uint32), *(p.h32 for p in parts)]),
+        [h for p in parts for h in p.text_hashes],
+    )
+
+
 def hash_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(64-bit fingerprints, sha1_hash32) of byte ranges: compiled when numba is there, else numpy."""
     if accel.AVAILABLE:

@@ -92,12 +92,14 @@ def test_matches_have_exact_scores_and_no_false_positive() -> None:
 def test_lsh_candidates_are_confirmed_with_exact_jaccard() -> None:
     sets = build_shingle_sets([elementwise_kernel(), elementwise_kernel("Mul"), unrelated_kernel()])
     docs = np.arange(3)
-    uf = UnionFind(3)
     # A bucket is only a candidate list: the dissimilar member must not be merged.
-    confirm_buckets(uf, [np.array([0, 2])], sets, docs, 0.7)
-    assert uf.find(0) != uf.find(2)
-    confirm_buckets(uf, [np.array([0, 1, 2])], sets, docs, 0.7)
+    assert confirm_buckets([np.array([0, 2])], sets, docs, 0.7) == ([], 1)
+    edges, scored = confirm_buckets([np.array([0, 2]), np.array([0, 1, 2])], sets, docs, 0.7)
+    uf = UnionFind(3)
+    for a, b in edges:
+        uf.union(a, b)
     assert uf.find(0) == uf.find(1) != uf.find(2)
+    assert scored == 2  # (0, 2) shares two buckets and is scored once; 2 is not compared with 1
 
 
 def test_exact_and_near_duplicates_cluster_with_evidence() -> None:
@@ -196,3 +198,24 @@ def test_audit_counts() -> None:
         [unit("u", elementwise_kernel())], [item("b", [elementwise_kernel()])], DedupConfig()
     )
     assert counts["leaks"] == 1 and counts["leaked_items"] == 1 and findings.leaks[0].method == "exact"
+
+
+def test_bucket_verdicts_do_not_depend_on_the_order_buckets_come_in() -> None:
+    """What lets Ray group the buckets with a shuffle: the confirmed pairs of each bucket depend
+    on the bucket alone, so any order of buckets gives the same pairs and the same clusters."""
+    base = elementwise_kernel()
+    docs = [
+        base,
+        elementwise_kernel(extra="    int32_t spare = 1;\n"),
+        elementwise_kernel("Mul"),
+        unrelated_kernel(),
+        base.replace("BUFFER_NUM = 2", "BUFFER_NUM = 1"),
+    ]
+    sets = build_shingle_sets(docs)
+    positions = np.arange(len(docs))
+    candidates = [np.array([0, 1, 2]), np.array([1, 3, 4]), np.array([0, 4]), np.array([2, 3])]
+    edges, scored = confirm_buckets(candidates, sets, positions, 0.7)
+    for order in ([3, 2, 1, 0], [2, 0, 3, 1]):
+        again, again_scored = confirm_buckets([candidates[i] for i in order], sets, positions, 0.7)
+        assert sorted(again) == sorted(edges) and again_scored == scored
+    assert edges and scored >= len(set(edges))

@@ -12,7 +12,7 @@ from datasketch import MinHash, MinHashLSH
 
 from dedup import accel
 from dedup.lsh import band_params, buckets
-from dedup.minhash import minhash_tokens, signatures
+from dedup.minhash import minhash_texts, minhash_tokens, signatures
 from dedup.normalize import code_tokens
 from dedup.sha1 import sha1_ranges
 from dedup.shingles import build_shingle_sets, hash_ranges, shingle_bytes
@@ -94,3 +94,33 @@ def test_buckets_group_identical_bands_only() -> None:
     sig = np.array([[1, 2, 3, 4], [1, 2, 9, 9], [7, 7, 3, 4], [5, 5, 5, 5]], dtype=np.uint32)
     found = sorted(sorted(b.tolist()) for b in buckets(sig, bands=2, rows=2))
     assert found == [[0, 1], [0, 2]]
+
+
+def test_many_documents_mixing_short_and_long_shingles_equal_datasketch(kernels: str) -> None:
+    """A batch of many documents through one compiled call: tokens that share their first four
+    bytes or differ only in length (the token table compares four bytes a step), repeated
+    shingles, and string literals long enough that a shingle needs a second SHA-1 block (those
+    are hashed after the one-block ones and must come back to their own documents)."""
+    rng = random.Random(14)
+    names = [
+        "abcd",
+        "abce",
+        "abcde",
+        "abcdf",
+        "abcdefgh",
+        "abcdefghi",
+        "x",
+        "xy",
+        "Data",
+        "DataCopy",
+        "DataCopyPad",
+    ]
+    literal = '"' + "long literal " * 4 + '"'
+    pieces = [*names, "(", ")", ";", "<<", "0x1f", "42", literal, "'c'"]
+    docs = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(0, 120))) for _ in range(300)]
+    docs += [docs[3] + " tail", "abcd", ""]
+    ours = minhash_texts(docs, 5, 64, seed=3)
+    for i, code in enumerate(docs):
+        reference = MinHash(num_perm=64, seed=3)
+        reference.update_batch(sorted(shingle_bytes(code, 5)))
+        assert np.array_equal(ours[i], reference.hashvalues), f"doc {i}"

@@ -18,6 +18,7 @@ from curate.commands.options import (
     WorkspaceOption,
 )
 from curate.config import load_config
+from curate.sources import SHARD_ROWS
 from curate.stages.dedup import run_dedup_stage
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from dedup.config import DedupConfig
@@ -38,6 +39,14 @@ def dedup(
             "--drop-name-matches/--keep-name-matches", help="Also remove units named like a benchmark task."
         ),
     ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="local: this process; ray: shingling, the LSH band shuffle and exact confirmation on "
+            "Ray Data (a local runtime, or the cluster at RAY_ADDRESS), with the local engine's results."
+        ),
+    ] = "local",
+    shard_rows: Annotated[int, typer.Option(help="Units per Ray task (--engine ray).")] = SHARD_ROWS,
     config: ConfigOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -53,7 +62,7 @@ def dedup(
     }
     cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)
     ws = Workspace(workspace)
-    summary = run_dedup_stage(ws, cfg)
+    summary = run_dedup_stage(ws, cfg, engine=engine, shard_rows=shard_rows)
     if json_out:
         print(
             json.dumps(

@@ -12,13 +12,13 @@ the object store); both merge the shards in plan order, so their reports are ide
 
 from __future__ import annotations
 
-import os
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curate.engines import check_engine, connect_ray
 from curate.errors import UserError
 from curate.sources import SHARD_ROWS, iter_corpus, load_benchmark, plan_corpus, read_shard, split_block_path
 from curate.workspace import leakage_reports
@@ -27,8 +27,6 @@ from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge
 from dedup.report import build_json, build_markdown, dump_json
 from schemas import BenchmarkItem
 from schemas.tables import write_text_atomic
-
-ENGINES = ("local", "ray")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,29 +73,16 @@ def _local_shards(
         yield audit_shard(units, index, config)
 
 
-def connect_ray() -> None:
-    """Join the Ray cluster at RAY_ADDRESS, or start a local runtime when there is none (and
-    none was started by the caller with `ray.init(...)`)."""
-    import ray
-
-    if not ray.is_initialized():
-        ray.init(address=os.environ.get("RAY_ADDRESS") or None, include_dashboard=False, log_to_driver=False)
-
-
 def _ray_shards(train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int) -> list[ShardAudit]:
     """Shards -> signatures -> probe against the broadcast index -> exact confirmation, as Ray
     Data tasks; the driver gets back only each shard's findings and the units they name."""
-    try:
-        import ray
-    except ImportError:
-        raise UserError("--engine ray needs Ray: pip install 'ascend-cot-curate[ray]'") from None
     plan = plan_corpus(train.source, shard_rows)
     if plan is None:
         raise UserError(
             f"TRAIN: --engine ray reads files, directories and workspaces; {train.source} is a Hub id: "
             "download it (or use --engine local, which streams it)"
         )
-    connect_ray()
+    ray = connect_ray()
     index_ref = ray.put(index)
 
     def work(row: dict[str, Any]) -> dict[str, Any]:
@@ -140,8 +125,7 @@ def run_audit_stage(
 ) -> AuditSummary:
     if report_dir.exists() and not report_dir.is_dir():
         raise UserError(f"--report-dir {report_dir} is a file; give a directory")
-    if engine not in ENGINES:
-        raise UserError(f"--engine {engine!r} is not an engine; use one of {', '.join(ENGINES)}")
+    check_engine(engine)
     if shard_rows < 1:
         raise UserError(f"--shard-rows must be at least 1, got {shard_rows}")
     items = _load_test(test)
