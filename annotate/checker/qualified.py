@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from annotate.checker.catalog import Catalog
 from annotate.checker.clangutil import UNBOUNDED
 from annotate.checker.classify import Verdict, typo_like
-from schemas.cpp import mask_comments_and_literals
+from schemas.cpp import mask_comments_and_literals as _mask_uncached
 
 _REFERENCE_RE = re.compile(
     r"(?<![\w:])((?:AscendC::)?(?:Reg|MicroAPI)|AscendC::(?:Te|Simt)|AscendC)::(\w+)\s*(?=[<(])"
@@ -27,6 +28,12 @@ _REFERENCE_RE = re.compile(
 # A unit that declares its own `Reg`/`MicroAPI` (namespace, class, alias to something else) means
 # its own thing by it.
 _OWN_SCOPE_RE = re.compile(r"\b(?:namespace|class|struct)\s+(Reg|MicroAPI)\b(?!\s*=\s*(?:::)?AscendC::)")
+
+
+@lru_cache(maxsize=256)
+def mask_comments_and_literals(text: str) -> str:
+    """The same masking, once per text: four textual checks read the same sources."""
+    return _mask_uncached(text)
 
 
 def _scope_of(qualifier: str) -> str:
@@ -204,11 +211,16 @@ def wrong_unqualified_arity(
         return []
     arities = _function_arities(catalog)
     findings: list[QualifiedFinding] = []
+    in_text: dict[str, bool] = {}
     for file, code in codes.items():
         for match in _UNQUALIFIED_CALL_RE.finditer(code):
             name = match.group(1)
             spans = arities.get(f"AscendC::{name}")
-            if not spans or name in unit_declared or _declared_in_text(name, codes.values()):
+            if not spans or name in unit_declared:
+                continue
+            if name not in in_text:
+                in_text[name] = _declared_in_text(name, codes.values())
+            if in_text[name]:
                 continue
             open_pos = _skip_template_args(code, match.end(1))
             while 0 <= open_pos < len(code) and code[open_pos].isspace():
@@ -273,13 +285,23 @@ def misspelt_unqualified_calls(
     codes = {file: mask_comments_and_literals(text) for file, text in sources.items()}
     findings: list[QualifiedFinding] = []
     calls = [(_UNQUALIFIED_CALL_RE, functions), (_MEMBER_CALL_RE, methods)]
-    for (file, code), (pattern, candidates) in ((fc, pc) for fc in codes.items() for pc in calls):
+    nearby: dict[tuple[str, int], list[str]] = {}  # per name and call kind: read each name once
+    in_text: dict[str, bool] = {}
+    for (file, code), (kind, (pattern, candidates)) in (
+        (fc, pc) for fc in codes.items() for pc in enumerate(calls)
+    ):
         for match in pattern.finditer(code):
             name = match.group(1)
-            if name in declared or _declared_in_text(name, codes.values()):
+            if name in declared:
                 continue
-            near = sorted(c for c in candidates if _misspelling_of(name, c))
+            if (name, kind) not in nearby:
+                nearby[name, kind] = sorted(c for c in candidates if _misspelling_of(name, c))
+            near = nearby[name, kind]
             if not near:
+                continue
+            if name not in in_text:
+                in_text[name] = _declared_in_text(name, codes.values())
+            if in_text[name]:
                 continue
             line = code.count("\n", 0, match.start()) + 1
             message = (
