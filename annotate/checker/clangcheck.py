@@ -8,6 +8,7 @@ for text that is not on disk (a reasoning snippet, a unit's assembled code).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from annotate.checker.includes import (
     missing_stub_files,
     plan_includes,
     read_text,
-    repository_header_names,
+    repository_headers,
     repository_root,
 )
 from annotate.checker.judge import NOT_FOUND_RE, judge
@@ -213,10 +214,7 @@ class KernelChecker:
             declared=declared,
             missing_includes=any(not is_host_header(name) for name in unit.missing),
             host_missing=any(is_host_header(name) for name in unit.missing),
-            missing_own_header=bool(
-                {Path(name).name for name in unit.missing}
-                & repository_header_names(repository_root(unit.path) if unit.path.exists() else None)
-            ),
+            unresolved_own_texts=_unresolved_own_texts(unit),
             snippet=unit.options.snippet,
             surface_names=self.surface_names,
             records=self.records,
@@ -254,6 +252,19 @@ HOST_HEADER_RE = re.compile(
     r"^(?:acl/|aclnn|aclrtlaunch_|tikicpulib\.h$|runtime/|experiment/|graph/|"
     r"[a-z_]+$|c?std\w*\.h$|(?:stdio|stdlib|string|math|unistd|fcntl|time|assert)\.h$|sys/)"
 )
+
+
+def _unresolved_own_texts(unit: _Unit) -> tuple[str, ...]:
+    """Texts of the repository headers that missing includes probably name (at most a few each)."""
+    root = repository_root(unit.path) if unit.path.exists() else None
+    texts: list[str] = []
+    for name in sorted(unit.missing):
+        # the ones spelt like the include, nearest to the unit first
+        found = repository_headers(root, name)
+        found = [p for p in found if p.as_posix().endswith("/" + name)] or found
+        found.sort(key=lambda p: -len(os.path.commonpath([p, unit.path])))
+        texts += [read_text(p) for p in found[:4]]
+    return tuple(texts)
 
 
 def is_host_header(name: str) -> bool:

@@ -119,7 +119,7 @@ class Context:
     api_names: set[str]  # catalog functions, classes, methods, macros
     declared: set[str]  # every name declared anywhere in the TU (surface included)
     missing_includes: bool = False  # a header device code may depend on is missing
-    missing_own_header: bool = False  # one of them is a header of the kernel's own repository
+    unresolved_own_texts: tuple[str, ...] = ()  # repository headers the missing includes may be
     host_missing: bool = False  # only host-side headers are missing (acl/acl.h, <fstream>, ...)
     in_host: bool = False  # set while judging: the error is inside a host function (the surface
     # declares the device interface only: host code's runtime calls are outside what it knows)

@@ -29,20 +29,23 @@ def repository_root(path: Path) -> Path | None:
     return None
 
 
-_HEADER_NAMES: dict[Path, frozenset[str]] = {}
+_HEADER_INDEX: dict[Path, dict[str, list[Path]]] = {}
 _HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".inl"}
 
 
-def repository_header_names(root: Path | None) -> frozenset[str]:
-    """The file names of a repository's headers (read once per repository and process): a missing
-    include whose name is among them is the repository's own header, not a vendor one."""
+def repository_headers(root: Path | None, name: str) -> list[Path]:
+    """The repository's headers called like an include that did not resolve (`kernel_utils/x.h` ->
+    every `x.h`): a build finds one of them with an include path the checker does not know. The
+    index is read once per repository and process."""
     if root is None:
-        return frozenset()
-    if root not in _HEADER_NAMES:
-        _HEADER_NAMES[root] = frozenset(
-            p.name for p in root.rglob("*") if p.suffix in _HEADER_SUFFIXES and ".git" not in p.parts
-        )
-    return _HEADER_NAMES[root]
+        return []
+    if root not in _HEADER_INDEX:
+        index: dict[str, list[Path]] = {}
+        for path in sorted(root.rglob("*")):
+            if path.suffix in _HEADER_SUFFIXES and ".git" not in path.parts:
+                index.setdefault(path.name, []).append(path)
+        _HEADER_INDEX[root] = index
+    return _HEADER_INDEX[root].get(Path(name).name, [])
 
 
 def local_include_dirs(path: Path, extra: Iterable[Path] = ()) -> list[Path]:
@@ -157,9 +160,33 @@ def plan_includes(
                     queue.append(found)
             elif kind == "surface":
                 plan.surface.add(inc.name)
+            elif inc.quoted and (extra := repository_include_dir(entry, inc.name)) is not None:
+                # the build's own -I: a directory of the repository holds the header as spelt
+                dirs.append(extra)
+                found = extra / inc.name
+                if found not in seen:
+                    plan.local_files.append(found)
+                    queue.append(found)
             else:
                 plan.missing.setdefault(inc.name, (current, inc.line))
     return plan
+
+
+def repository_include_dir(entry: Path, name: str) -> Path | None:
+    """The directory a build would add with -I so that `#include "name"` finds a header of the
+    entry's repository: the nearest one holding it as spelt (`common/helper/x.h`), or, for a bare
+    file name, the only one in the repository."""
+    if not entry.exists():
+        return None
+    found = repository_headers(repository_root(entry), name)
+    if "/" in name:
+        found = [p for p in found if p.as_posix().endswith("/" + name)]
+    elif len(found) != 1:
+        return None
+    if not found:
+        return None
+    nearest = max(found, key=lambda p: len(os.path.commonpath([p, entry])))
+    return Path(nearest.as_posix()[: -len(name)].rstrip("/"))
 
 
 def read_text(path: Path, overrides: dict[Path, str] | None = None) -> str:

@@ -222,8 +222,11 @@ def judge(
     textual = misspelt_qualified_names(live, catalog, ctx.declared | ctx.unit_declared)
     if ctx.known:
         textual += misspelt_unqualified_calls(live, catalog, ctx.known | ctx.unit_declared)
-    if not ctx.missing_own_header:  # the repository's unresolved header may declare a helper of that name
-        textual += wrong_unqualified_arity(live, catalog, ctx.unit_declared)
+    textual += [
+        found
+        for found in wrong_unqualified_arity(live, catalog, ctx.unit_declared, ctx.unresolved_own_texts)
+        if not in_host_function(sources[found.file], found.line, markers)  # host code calls its own
+    ]
     for found in textual + wrong_qualified_arity(live, catalog):
         if (found.file, found.line) not in error_lines:
             error_lines.add((found.file, found.line))

@@ -190,25 +190,18 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
     return findings
 
 
-# The unit's unqualified calls can reach AscendC functions: through `using namespace`, from inside
-# the namespace, or by argument-dependent lookup on its AscendC tensors.
-_USES_ASCENDC_RE = re.compile(
-    r"\busing\s+namespace\s+(?:AscendC|tik2)\b|\bnamespace\s+(?:AscendC|tik2)\s*\{|"
-    r"\bAscendC::(?:LocalTensor|GlobalTensor)\b"
-)
-
-
 def wrong_unqualified_arity(
-    sources: dict[str, str], catalog: Catalog, unit_declared: set[str]
+    sources: dict[str, str], catalog: Catalog, unit_declared: set[str], unresolved: tuple[str, ...] = ()
 ) -> list[QualifiedFinding]:
-    """`DataCopyPad(dst, src)` in a unit that uses namespace AscendC, where the unit declares no
-    function of that name and no overload of the AscendC function takes that many arguments.
+    """`DataCopyPad(dst, src)` where the unit (and the repository headers it names) declares no
+    function of that name, so the call can only reach AscendC's (through `using namespace`, from a
+    header, or by argument-dependent lookup on its tensors), and no overload takes that many.
     Inside a template clang judges a call only when the template is instantiated with known
     arguments, which a kernel whose tiling or base class comes from elsewhere never is; the count
-    does not depend on the template's arguments."""
+    does not depend on the template's arguments. A name that a repository header the checker could
+    not resolve (`unresolved`) declares may be the unit's own helper: it is left alone."""
     codes = {file: mask_comments_and_literals(text) for file, text in sources.items()}
-    if not any(_USES_ASCENDC_RE.search(code) for code in codes.values()):
-        return []
+    elsewhere = [mask_comments_and_literals(text) for text in unresolved]
     arities = _function_arities(catalog)
     findings: list[QualifiedFinding] = []
     in_text: dict[str, bool] = {}
@@ -219,7 +212,7 @@ def wrong_unqualified_arity(
             if not spans or name in unit_declared:
                 continue
             if name not in in_text:
-                in_text[name] = _declared_in_text(name, codes.values())
+                in_text[name] = _declared_in_text(name, [*codes.values(), *elsewhere])
             if in_text[name]:
                 continue
             open_pos = _skip_template_args(code, match.end(1))
