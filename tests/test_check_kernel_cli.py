@@ -99,6 +99,7 @@ def test_repository_includes_resolve_and_extra_include_dirs(tree) -> None:  # ty
             ".git/HEAD": "ref: refs/heads/main\n",
             "common/shared_util.h": "#pragma once\nconstexpr uint32_t SHARED = 64;\n",
             "elsewhere/extra.h": "#pragma once\nconstexpr uint32_t EXTRA = 32;\n",
+            "another/extra.h": "#pragma once\nconstexpr uint32_t EXTRA = 16;\n",
             "math/mul/op_kernel/mul.cpp": """\
                 #include "kernel_operator.h"
                 #include "common/shared_util.h"
@@ -114,10 +115,44 @@ def test_repository_includes_resolve_and_extra_include_dirs(tree) -> None:  # ty
     kernel = root / "math/mul/op_kernel/mul.cpp"
     checker = KernelChecker()
     without = checker.check_file(kernel)
-    assert without.ok  # the missing extra.h is a warning, and so are the names it would declare
+    # two headers of that bare name: the build's -I decides, which the checker cannot know; the
+    # missing extra.h is a warning, and so are the names it would declare
+    assert without.ok
     assert any(d.check == "include.missing" and "extra.h" in d.message for d in without.diagnostics)
     with_dir = checker.check_file(kernel, CheckOptions(include_dirs=[root / "elsewhere"]))
     assert with_dir.ok and with_dir.diagnostics == []  # the repository root resolved common/...
+
+
+def test_repository_headers_are_found_as_the_build_would(tree) -> None:  # type: ignore[no-untyped-def]
+    """`#include "helper/consts.h"` from a folder no default include directory reaches: the build
+    adds the directory that holds it as spelt; a bare name is found when the repository has one."""
+    root = tree(
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "blas/common/helper/consts.h": "#pragma once\nconstexpr int32_t BUFFER_NUM = 2;\n",
+            "blas/common/only_once.h": "#pragma once\nconstexpr int32_t TILE = 64;\n",
+            "blas/dot/arch35/dot.cpp": """\
+                #include "kernel_operator.h"
+                #include "common/helper/consts.h"
+                #include "only_once.h"
+                using namespace AscendC;
+                template <typename T>
+                class Dot {
+                public:
+                    __aicore__ inline void Done(LocalTensor<T>& y) { q.FreeTensor(y); }
+                    TQue<QuePosition::VECIN, BUFFER_NUM> q;
+                    int32_t tile = TILE;
+                };
+                """,
+        }
+    )
+    kernel = root / "blas/dot/arch35/dot.cpp"
+    result = KernelChecker().check_file(kernel)
+    assert result.ok and result.diagnostics == [], result.diagnostics
+    # with the queue's type known, a call with a dropped argument is caught inside the template
+    text = kernel.read_text().replace("q.FreeTensor(y)", "q.FreeTensor()")
+    mutated = KernelChecker().check_file(kernel, overrides={kernel: text})
+    assert any("FreeTensor" in d.message for d in mutated.errors), mutated.diagnostics
 
 
 def test_unknown_vendor_headers_warn_but_ascendc_errors_still_fail(tree) -> None:  # type: ignore[no-untyped-def]
