@@ -466,3 +466,51 @@ def test_ascend950_builtins_and_slice_limits(checker: KernelChecker) -> None:
         "copy_gm_to_ubuf_algn_v2",
     )
     _fails_with(checker, BUILTINS_950, "AscendC::K_MAX_DIM]", "AscendC::K_MAX_DIMS]", "K_MAX_DIMS")
+
+
+MATMUL_TYPES = (
+    HEAD
+    + """
+#include "lib/matmul_intf.h"
+using AType = MatmulTypeWithScale<TPosition::GM, TPosition::GM, CubeFormat::ND, fp8_e4m3fn_t, false>;
+using SType = SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, int8_t>;
+using Fp4 = float4_e2m1x2_t;
+__aicore__ inline void Setup(uint64_t ffts) { AscendC::SetSyncBaseAddr(ffts); }
+"""
+)
+
+
+def test_scaled_and_sparse_matmul_types_and_sync_base(checker: KernelChecker) -> None:
+    _fails_with(
+        checker,
+        MATMUL_TYPES,
+        "AscendC::SetSyncBaseAddr(ffts)",
+        "AscendC::SetSyncBaseAddr()",
+        "too few",
+    )
+    _fails_with(
+        checker, MATMUL_TYPES, "= MatmulTypeWithScale<", "= MatmulTypeWithScal<", "MatmulTypeWithScal"
+    )
+
+
+def test_unqualified_counts_admit_every_ascendc_namespace(checker: KernelChecker) -> None:
+    """`Duplicate(dstReg, value)` in a unit that opens AscendC::Reg is the register API's (two
+    arguments), not a miscount of the tensor API's (three or six)."""
+    text = (
+        HEAD
+        + "using namespace AscendC::Reg;\ntemplate <typename T>\n"
+        + "__simd_vf__ inline void Fill(T v)\n{\n    RegTensor<T> r;\n    Duplicate(r, v);\n}\n"
+    )
+    result = checker.check_source(text, "k.cpp")
+    assert result.ok, _errors(result)
+
+
+def test_launches_inside_macros_keep_their_token_pasting(checker: KernelChecker) -> None:
+    text = (
+        HEAD
+        + 'extern "C" __global__ __aicore__ void Kernel_f16(GM_ADDR x) {}\n'
+        + "#define LAUNCH(SUFFIX) \\\\\n    Kernel_##SUFFIX<<<8, nullptr, stream>>>( \\\\\n        x)\n"
+        + "void Run(GM_ADDR x, void* stream) { LAUNCH(f16); }\n"
+    )
+    result = checker.check_source(text, "k.asc")
+    assert result.ok, _errors(result)

@@ -202,13 +202,18 @@ def wrong_unqualified_arity(
     not resolve (`unresolved`) declares may be the unit's own helper: it is left alone."""
     codes = {file: mask_comments_and_literals(text) for file, text in sources.items()}
     elsewhere = [mask_comments_and_literals(text) for text in unresolved]
-    arities = _function_arities(catalog)
+    # an unqualified name may reach any AscendC namespace the unit opens (`using namespace
+    # AscendC::Reg`): the counts of every namespace's functions of that name are admitted
+    arities: dict[str, list[tuple[int, int]]] = {}
+    for qualified, spans in _function_arities(catalog).items():
+        arities.setdefault(qualified.rsplit("::", 1)[-1], []).extend(spans)
+    other = {e.name for e in catalog.entries if e.kind != "function"}
     findings: list[QualifiedFinding] = []
     in_text: dict[str, bool] = {}
     for file, code in codes.items():
         for match in _UNQUALIFIED_CALL_RE.finditer(code):
             name = match.group(1)
-            spans = arities.get(f"AscendC::{name}")
+            spans = arities.get(name) if name not in other else None
             if not spans or name in unit_declared:
                 continue
             if name not in in_text:
@@ -224,7 +229,7 @@ def wrong_unqualified_arity(
             if n is None or any(lo <= n <= hi for lo, hi in spans):
                 continue
             line = code.count("\n", 0, match.start()) + 1
-            message = f"'{name}' called with {n} arguments; the overloads of AscendC::{name} take {_accepted(spans)}"
+            message = f"'{name}' called with {n} arguments; AscendC's functions of that name take {_accepted(spans)}"
             findings.append(QualifiedFinding(file, line, Verdict("error", "ascendc.arity", message)))
     return findings
 

@@ -102,4 +102,12 @@ def blank_launch_statements(text: str) -> str:
     judges device code, and a launch says nothing about it."""
     if "<<<" not in text:
         return text
-    return _LAUNCH_STATEMENT_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return _LAUNCH_STATEMENT_RE.sub(_blank_launch, text)
+
+
+def _blank_launch(match: re.Match[str]) -> str:
+    statement = match.group(0)
+    if "\\\n" in statement:
+        # inside a macro (`Kernel_##SUFFIX<<<...>>>(args)`): blanking would cut its token pasting
+        return rewrite_launches(statement)
+    return re.sub(r"[^\n]", " ", statement)

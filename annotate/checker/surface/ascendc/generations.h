@@ -17,6 +17,7 @@
 // Element-type spellings of an older generation.
 using float8_e4m3_t = fp8_e4m3fn_t;
 using float8_e5m2_t = fp8_e5m2_t;
+using float4_e2m1x2_t = fp4x2_e2m1_t;
 
 // Built-in core index variables of the older kernel language (before GetBlockIdx()).
 constexpr int64_t block_idx = 0;
@@ -326,6 +327,9 @@ using AscendC::PadTiling;
 using AscendC::SoftMaxTiling;
 using AscendC::TopkTiling;
 }  // namespace tiling
+
+// The cross-core synchronisation base address (FFTS), set once per kernel.
+__aicore__ inline void SetSyncBaseAddr(uint64_t config);
 
 // ---- the 2023 preview generation (TIK C++, namespace `tik2`) ----------------------------------
 // Its kernels offset their global buffers themselves, by the core index, and its region-proposal

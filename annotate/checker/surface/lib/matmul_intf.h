@@ -130,6 +130,22 @@ struct MatmulType {
     constexpr static LayoutMode layout = LAYOUT;
     constexpr static bool ibShare = IBSHARE;
 };
+// A sparse left operand, with the position of its index matrix.
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
+};
+// An operand with a scale matrix (MX formats): where the scales live, their layout and transposition.
+template <TPosition POSITION, TPosition SCALE_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          TPosition SRCPOS = TPosition::GM, CubeFormat SCALE_FORMAT = FORMAT, bool SCALE_ISTRANS = ISTRANS,
+          TPosition SCALE_SRCPOS = SRCPOS>
+struct MatmulTypeWithScale : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LayoutMode::NONE, false, SRCPOS> {
+    constexpr static TPosition scalePosition = SCALE_POSITION;
+    constexpr static CubeFormat scaleFormat = SCALE_FORMAT;
+    constexpr static bool isScaleTrans = SCALE_ISTRANS;
+    constexpr static TPosition srcScalePos = SCALE_SRCPOS;
+};
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 struct MatrixOffset {
