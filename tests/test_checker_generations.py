@@ -514,3 +514,32 @@ def test_launches_inside_macros_keep_their_token_pasting(checker: KernelChecker)
     )
     result = checker.check_source(text, "k.asc")
     assert result.ok, _errors(result)
+
+
+FIXPIPE_950 = (
+    HEAD
+    + """
+#include "lib/matmul_intf.h"
+using AscendC::Reg::GetRound;
+using AscendC::Reg::TypeGet;
+__aicore__ inline void Store(GlobalTensor<float>& c, LocalTensor<float>& l0c, uint16_t m, uint16_t n)
+{
+    FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> params;
+    params.params.ndNum = 1;
+    params.mSize = m;
+    params.nSize = n;
+    Fixpipe(c, l0c, params);
+    MmadParams mmad;
+    mmad.disableGemv = true;
+    using Reg = typename TypeGet<float>::T;
+    constexpr auto round = GetRound<RoundMode::CAST_RINT>();
+    (void)round;
+}
+"""
+)
+
+
+def test_ascend950_fixpipe_and_register_helpers(checker: KernelChecker) -> None:
+    _fails_with(checker, FIXPIPE_950, "params.params.ndNum = 1;", "params.params.ndNumm = 1;", "ndNumm")
+    _fails_with(checker, FIXPIPE_950, "Fixpipe(c, l0c, params);", "Fixpipe(c, params);", "Fixpipe")
+    _fails_with(checker, FIXPIPE_950, "mmad.disableGemv = true;", "mmad.disableGemvv = true;", "disableGemvv")

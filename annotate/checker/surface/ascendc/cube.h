@@ -25,6 +25,7 @@ struct MmadParams {
     bool kDirectionAlign = false;
     bool cmatrixSource = false;
     bool cmatrixInitVal = true;
+    bool disableGemv = false;  // Ascend950: keep a one-row product on the matrix path
 };
 struct LoadData2DParams {
     __aicore__ LoadData2DParams() {}
@@ -133,11 +134,6 @@ struct FixpipeParamsV220 {
     uint8_t unitFlag = 0;
     bool isChannelSplit = false;
 };
-// The 3510 parameter record carries the same fields; one name per layout keeps kernels portable.
-template <CO2Layout format>
-struct FixpipeParamsArch3510 : FixpipeParamsV220 {
-    using FixpipeParamsV220::FixpipeParamsV220;
-};
 
 // ---- Mmad: C(L0C) = A(L0A) x B(L0B) (+ bias / accumulate) ---------------------------------------
 template <typename T, typename U, typename S>
@@ -192,11 +188,48 @@ struct Nz2NdParams {
     __aicore__ Nz2NdParams() {}
     __aicore__ Nz2NdParams(const bool enable, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
                            const uint16_t dstNdStrideIn, const uint16_t originalNSizeIn);
+    // the Ascend950 (3510) form: loop sizes and strides only
+    __aicore__ Nz2NdParams(const uint16_t ndNumIn, const uint16_t srcNdStrideIn, const uint32_t dstNdStrideIn);
     bool nz2ndEn = false;
     uint16_t ndNum = 1;
     uint16_t srcNdStride = 0;
     uint16_t dstNdStride = 0;
     uint16_t originalNSize = 0;
+};
+// NZ -> DN transform of an Ascend950 fixpipe (column-major results).
+struct Nz2DnParams {
+    __aicore__ Nz2DnParams() {}
+    __aicore__ Nz2DnParams(const uint16_t dnNumIn, const uint16_t srcNzMatrixStrideIn,
+                           const uint32_t dstDnMatrixStrideIn, const uint16_t srcNzC0StrideIn);
+    uint16_t dnNum = 1;
+    uint16_t srcNzMatrixStride = 0;
+    uint32_t dstDnMatrixStride = 0;
+    uint16_t srcNzC0Stride = 0;
+};
+// The layout transform each result layout carries (`params` of the 3510 record).
+template <CO2Layout format>
+struct TransformParams {
+    using PARAMS = uint8_t;
+};
+template <>
+struct TransformParams<CO2Layout::ROW_MAJOR> {
+    using PARAMS = Nz2NdParams;
+};
+template <>
+struct TransformParams<CO2Layout::COLUMN_MAJOR> {
+    using PARAMS = Nz2DnParams;
+};
+// The 3510 parameter record carries the V220 fields, relu settings and the layout's transform.
+template <CO2Layout format>
+struct FixpipeParamsArch3510 : FixpipeParamsV220 {
+    using FixpipeParamsV220::FixpipeParamsV220;
+    ReluMode preReluMode = ReluMode::NO_RELU;
+    ClipReluMode preClipReluMode = ClipReluMode::NOCLIP_RELU;
+    uint64_t reluScalar;
+    uint64_t vectorRelu;
+    uint8_t dualDstCtl = 0;
+    bool subBlockId = false;
+    typename TransformParams<format>::PARAMS params;
 };
 template <typename T = int32_t>
 struct FixpipeParams {
@@ -238,6 +271,21 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t>
 __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                                const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& intriParams);
+// Ascend950 (3510): the parameter record is chosen by the result layout of the configuration.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsArch3510<config.format>& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsArch3510<config.format>& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<uint64_t>& cbufWorkspace,
+                               const FixpipeParamsArch3510<config.format>& intriParams);
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<uint64_t>& cbufWorkspace,
+                               const FixpipeParamsArch3510<config.format>& intriParams);
 template <typename T, bool setRelu = false>
 __aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false);
 template <typename T>

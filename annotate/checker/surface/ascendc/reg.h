@@ -444,6 +444,18 @@ template <typename T = DefaultType, typename U = DefaultType, HistogramsBinType 
           HistogramsType type = HistogramsType::FREQUENCY, typename S, typename V>
 __aicore__ inline void Histograms(V& dstReg, S& srcReg, MaskReg& mask);
 
+// The register type that holds an element type (approximated by the surface's register tensor),
+// and the compiler rounding mode of an AscendC rounding mode (approximated as an integer).
+template <typename E>
+struct TypeGet {
+    using T = RegTensor<E>;
+};
+template <RoundMode mode>
+__aicore__ inline constexpr int32_t GetRound()
+{
+    return static_cast<int32_t>(mode);
+}
+
 }  // namespace Reg
 
 namespace MicroAPI = Reg;

@@ -178,6 +178,8 @@ public:
     __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false);
     __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false);
     __aicore__ inline void SetTensorB(SrcBT bScalar);
+    // the index matrix of a sparse left operand (SparseMatmulType)
+    __aicore__ inline void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal);
     __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal);
     __aicore__ inline void SetBias(const LocalTensor<BiasT>& inputBias);
     __aicore__ inline void DisableBias();
