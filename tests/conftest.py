@@ -46,3 +46,12 @@ def tree(tmp_path: Path):
         return write_tree(tmp_path / name, files)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def ray_runtime():  # type: ignore[no-untyped-def]
+    """One local Ray runtime (two CPUs, no dashboard) for every test that runs an engine on Ray."""
+    ray = pytest.importorskip("ray", reason="the [ray] extra is installed by `make test`")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()

@@ -16,13 +16,6 @@ from tests.conftest import EXAMPLES  # noqa: E402
 from tests.test_audit_text import alpaca  # noqa: E402, F401  (the fixture)
 
 
-@pytest.fixture(scope="module")
-def ray_runtime():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
 def both(train: Side, test: Side, tmp_path: Path, shard_rows: int) -> tuple[dict, dict]:
     cfg = DedupConfig(abstract_identifiers=True)
     reports = {}

@@ -22,13 +22,6 @@ from schemas import BenchmarkItem, Decision, KernelUnit, read_records, write_rec
 from tests.test_dedup_helpers import elementwise_kernel, item, run_cli, unit  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def ray_runtime():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
 def statements(rng: random.Random, n: int) -> list[str]:
     return [
         f"    v{rng.randrange(1000)} = v{rng.randrange(1000)} * {rng.randrange(2, 99)} + {rng.randrange(99)};"

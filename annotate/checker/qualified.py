@@ -137,6 +137,17 @@ def count_arguments(code: str, open_pos: int) -> int | None:
     return None
 
 
+def _argument_count_after(code: str, name_end: int) -> int | None:
+    """The argument count of the call whose name ends at `name_end` (template arguments skipped);
+    None when no call follows or the text is ambiguous."""
+    open_pos = _skip_template_args(code, name_end)
+    while 0 <= open_pos < len(code) and code[open_pos].isspace():
+        open_pos += 1
+    if open_pos < 0 or open_pos >= len(code) or code[open_pos] != "(":
+        return None
+    return count_arguments(code, open_pos)
+
+
 def _function_arities(catalog: Catalog) -> dict[str, list[tuple[int, int]]]:
     """Qualified function name -> the (min, max) argument counts of its overloads; names that are
     also classes or macros (a constructor call, a macro) are left out."""
@@ -174,12 +185,7 @@ def wrong_qualified_arity(sources: dict[str, str], catalog: Catalog) -> list[Qua
             spans = arities.get(f"{scope}::{name}")
             if not spans:
                 continue
-            open_pos = _skip_template_args(code, match.end())
-            while 0 <= open_pos < len(code) and code[open_pos].isspace():
-                open_pos += 1
-            if open_pos < 0 or open_pos >= len(code) or code[open_pos] != "(":
-                continue
-            n = count_arguments(code, open_pos)
+            n = _argument_count_after(code, match.end())
             if n is None or any(lo <= n <= hi for lo, hi in spans):
                 continue
             line = code.count("\n", 0, match.start()) + 1
@@ -220,12 +226,7 @@ def wrong_unqualified_arity(
                 in_text[name] = _declared_in_text(name, [*codes.values(), *elsewhere])
             if in_text[name]:
                 continue
-            open_pos = _skip_template_args(code, match.end(1))
-            while 0 <= open_pos < len(code) and code[open_pos].isspace():
-                open_pos += 1
-            if open_pos < 0 or open_pos >= len(code) or code[open_pos] != "(":
-                continue
-            n = count_arguments(code, open_pos)
+            n = _argument_count_after(code, match.end(1))
             if n is None or any(lo <= n <= hi for lo, hi in spans):
                 continue
             line = code.count("\n", 0, match.start()) + 1
