@@ -211,15 +211,17 @@ def wrong_unqualified_arity(
     # an unqualified name may reach any AscendC namespace the unit opens (`using namespace
     # AscendC::Reg`): the counts of every namespace's functions of that name are admitted
     arities: dict[str, list[tuple[int, int]]] = {}
-    for qualified, spans in _function_arities(catalog).items():
-        arities.setdefault(qualified.rsplit("::", 1)[-1], []).extend(spans)
-    other = {e.name for e in catalog.entries if e.kind != "function"}
+    for qualified, admitted in _function_arities(catalog).items():
+        arities.setdefault(qualified.rsplit("::", 1)[-1], []).extend(admitted)
+    for entry in catalog.entries:
+        if entry.kind != "function":  # a constructor call or a macro: not counted
+            arities.pop(entry.name, None)
     findings: list[QualifiedFinding] = []
     in_text: dict[str, bool] = {}
     for file, code in codes.items():
         for match in _UNQUALIFIED_CALL_RE.finditer(code):
             name = match.group(1)
-            spans = arities.get(name) if name not in other else None
+            spans = arities.get(name)
             if not spans or name in unit_declared:
                 continue
             if name not in in_text:
