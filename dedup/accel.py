@@ -58,20 +58,28 @@ if numba is not None:
 
     @numba.njit(cache=True, nogil=True)
     def _sha1_lanes(words, starts, lengths, h32, fps):
-        """SHA-1 of byte ranges, _LANES messages at a time: the lane loops are what the compiler
-        turns into SIMD instructions. A lane whose message has fewer blocks than the longest of
-        its group keeps its state after its last block. Runs without the GIL: the callers'
+        """SHA-1 of byte ranges, _LANES messages at a time. The message schedule is computed for
+        all lanes of a group at once (a loop over lanes per step: SIMD); then each lane's 80
+        rounds are one straight loop body over scalar locals, and the loop over lanes around it
+        is what the compiler vectorises, so the five state words stay in vector registers for
+        all 80 rounds. A lane whose message has fewer blocks than the longest of its group
+        keeps its state after its last block: one-block messages go first, longer ones after
+        (about 4% of real shingles need a second block). Runs without the GIL: the callers'
         thread pool hashes several batches at once."""
         n = len(starts)
-        last = len(words) - 1
+        order = np.empty(n, dtype=np.int64)
+        at = 0
+        for i in range(n):
+            if lengths[i] <= 55:
+                order[at] = i
+                at += 1
+        for i in range(n):
+            if lengths[i] > 55:
+                order[at] = i
+                at += 1
         own = np.empty(_LANES, dtype=np.int64)
         w = np.empty((80, _LANES), dtype=np.uint32)
         h = np.empty((5, _LANES), dtype=np.uint32)
-        a = np.empty(_LANES, dtype=np.uint32)
-        b = np.empty(_LANES, dtype=np.uint32)
-        c = np.empty(_LANES, dtype=np.uint32)
-        d = np.empty(_LANES, dtype=np.uint32)
-        e = np.empty(_LANES, dtype=np.uint32)
         for g in range((n + _LANES - 1) // _LANES):
             first = g * _LANES
             for j in range(5):
@@ -79,16 +87,23 @@ if numba is not None:
                     h[j, lane] = _INIT[j]
             blocks = 0
             for lane in range(_LANES):
-                i = min(first + lane, n - 1)  # spare lanes repeat the last message
+                i = order[min(first + lane, n - 1)]  # spare lanes repeat the last message
                 own[lane] = (lengths[i] + 8) // 64 + 1
                 blocks = max(blocks, own[lane])
             for blk in range(blocks):
-                for lane in range(_LANES):
-                    i = min(first + lane, n - 1)
-                    for j in range(16):
-                        at = blk * 64 + j * 4
-                        t = min(max(lengths[i] - at, -1), 4) + 1
-                        w[j, lane] = (words[min(starts[i] + at, last)] & _KEEP[t]) | _PAD[t]
+                for lane in range(_LANES):  # the padded block: whole words, then the tail
+                    i = order[min(first + lane, n - 1)]
+                    left = lengths[i] - blk * 64
+                    base = starts[i] + blk * 64
+                    full = min(max(left >> 2, 0), 16)
+                    for j in range(full):
+                        w[j, lane] = words[base + 4 * j]
+                    for j in range(full, 16):
+                        w[j, lane] = np.uint32(0)
+                    if 0 <= left < 64:  # the last bytes and the 0x80 marker
+                        r = left & 3
+                        x = words[base + 4 * full] if r else np.uint32(0)
+                        w[full, lane] = (x & _KEEP[r + 1]) | _PAD[r + 1]
                     if blk == own[lane] - 1:
                         w[15, lane] = np.uint32(lengths[i] * 8)
                 for t in range(16, 80):
@@ -96,48 +111,44 @@ if numba is not None:
                         x = w[t - 3, lane] ^ w[t - 8, lane] ^ w[t - 14, lane] ^ w[t - 16, lane]
                         w[t, lane] = (x << _R1) | (x >> _R31)
                 for lane in range(_LANES):
-                    a[lane], b[lane], c[lane], d[lane], e[lane] = (
-                        h[0, lane],
-                        h[1, lane],
-                        h[2, lane],
-                        h[3, lane],
-                        h[4, lane],
-                    )
-                # One loop per round function: no branch on t inside the lane loop, so each
-                # is one straight vectorised body.
-                for t in range(20):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                    aa, bb, cc, dd, ee = h[0, lane], h[1, lane], h[2, lane], h[3, lane], h[4, lane]
+                    # np.uint32 keeps every value 32-bit (numba widens uint32 arithmetic to 64).
+                    for t in range(20):
                         f = dd ^ (bb & (cc ^ dd))
-                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K1 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp  # the store into uint32 is the mod 2^32
-                for t in range(20, 40):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
-                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K2 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for t in range(40, 60):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27)) + f + ee + _K1 + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(20, 40):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27))
+                            + (bb ^ cc ^ dd)
+                            + ee
+                            + _K2
+                            + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(40, 60):
                         f = (bb & cc) | (dd & (bb | cc))
-                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K3 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for t in range(60, 80):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
-                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K4 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for lane in range(_LANES):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27)) + f + ee + _K3 + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(60, 80):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27))
+                            + (bb ^ cc ^ dd)
+                            + ee
+                            + _K4
+                            + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
                     if blk < own[lane]:
-                        h[0, lane] += a[lane]
-                        h[1, lane] += b[lane]
-                        h[2, lane] += c[lane]
-                        h[3, lane] += d[lane]
-                        h[4, lane] += e[lane]
+                        h[0, lane] += aa
+                        h[1, lane] += bb
+                        h[2, lane] += cc
+                        h[3, lane] += dd
+                        h[4, lane] += ee
             for lane in range(min(_LANES, n - first)):
                 h0 = np.uint64(h[0, lane])
                 # sha1_hash32 reads the first four digest bytes (H0, big-endian) as little-endian.
@@ -147,8 +158,9 @@ if numba is not None:
                     | (((h0 >> _S16) & _BYTE) << _S8)
                     | (h0 >> _S24)
                 )
-                h32[first + lane] = np.uint32(swapped)
-                fps[first + lane] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
+                i = order[first + lane]
+                h32[i] = np.uint32(swapped)
+                fps[i] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
 
     # Serial and GIL-free: the caller splits documents over a thread pool. (numba's own
     # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
@@ -194,16 +206,6 @@ def sha1_hash_ranges(
         return h32, fps
     if words is None:
         words = be_words(buf)
-    # A group of lanes runs as many blocks as its longest message. About 4% of real shingles
-    # need a second block, which would put one in nearly every group of 64 and double the
-    # work: the one-block messages go first, the longer ones after, results back in order.
-    long = lengths > 55
-    if long.any():
-        order = np.concatenate([np.flatnonzero(~long), np.flatnonzero(long)])
-        part32, part64 = np.empty_like(h32), np.empty_like(fps)
-        _sha1_lanes(words, starts[order], lengths[order], part32, part64)
-        h32[order], fps[order] = part32, part64
-        return h32, fps
     _sha1_lanes(words, starts, lengths, h32, fps)
     return h32, fps
 
