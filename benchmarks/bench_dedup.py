@@ -363,22 +363,22 @@ def _real_codes(source: str) -> list[str]:
 def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float]) -> dict[str, float]:
     """Each compiled stage of ours alone, over the same batches `minhash_texts` makes."""
     from dedup import accel
-    from dedup.lex import lex_batch
+    from dedup.lex import lex_tokens
     from dedup.shingles import _BATCH_DOCS
 
     batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
-    lexed = [lex_batch(batch) for batch in batches]
-    present = [counts[counts > 0].astype(np.int64) for _, _, counts in lexed]
+    lexed = [lex_tokens(batch) for batch in batches]
+    present = [counts[counts > 0].astype(np.int64) for _, _, counts, _ in lexed]
     totals = [int(np.where(c >= 5, c - 4, np.minimum(c, 1)).sum()) for c in present]
     interned: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
 
     def intern() -> None:
         interned.clear()
-        for (joined, _, _), counts, total in zip(lexed, present, totals, strict=True):
+        for (joined, _, _, token_starts), counts, total in zip(lexed, present, totals, strict=True):
             buf, words = joined.copy(), np.empty(len(joined) + 1, dtype=np.uint32)
             starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
             per_doc = np.zeros(len(counts), dtype=np.int64)
-            distinct = accel._intern_shingles(buf, words, counts, 5, starts, lengths, per_doc)
+            distinct = accel._intern_shingles(buf, words, counts, token_starts, 5, starts, lengths, per_doc)
             interned.append((buf, starts[:distinct], lengths[:distinct], words))
 
     def sha1() -> None:
@@ -386,7 +386,7 @@ def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float])
             accel.sha1_hash_ranges(buf, starts, lengths, words)
 
     return {
-        "lex (comments masked, tokens)": best(lambda: [lex_batch(batch) for batch in batches]),
+        "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch) for batch in batches]),
         "intern (each unit's distinct shingles)": best(intern),
         f"SHA-1 of the distinct shingles ({sum(len(p[1]) for p in interned):,})": best(sha1),
     }

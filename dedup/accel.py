@@ -314,36 +314,30 @@ if numba is not None:
         return x ^ (x >> _S31u)
 
     @numba.njit(cache=True, nogil=True)
-    def _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc):
-        """The distinct shingles of each document (byte range of the first occurrence), in
-        order of first occurrence: tokens are interned by their bytes, shingles by their token
-        ids, in small per-document tables (exact: a hash is never trusted without comparing)."""
-        n_tokens = 0
+    def _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc):
+        """The distinct shingles of each document (byte range of the first occurrence), in order
+        of first occurrence. Each token gets a 64-bit hash of its bytes, each shingle a mix of
+        its tokens' hashes, looked up in a small per-document table; equal hashes are confirmed
+        by comparing the shingles' bytes (exact: a hash is never trusted on its own)."""
+        n_tokens = len(token_starts) - 1
+        for j in range(1, n_tokens):  # the newline before every token but the first
+            buf[token_starts[j] - 1] = 32  # shingles are space-joined
+        _be_words(buf, words)
         most = 1
         for c in counts:
-            n_tokens += c
             most = max(most, c)
-        token_start = np.empty(n_tokens, dtype=np.int64)
-        token_end = np.empty(n_tokens, dtype=np.int64)
-        token = 0
-        token_start[0] = 0
-        for pos in range(len(buf)):
-            if buf[pos] == 10:
-                token_end[token] = pos
-                token += 1
-                token_start[token] = pos + 1
-                buf[pos] = 32
-        token_end[token] = len(buf)
-        _be_words(buf, words)
         cap = 1
         while cap < 2 * most:
             cap *= 2
-        slot_token = np.empty(cap, dtype=np.int64)
-        slot_hash = np.empty(cap, dtype=np.uint64)
-        slot_id = np.empty(cap, dtype=np.int64)
         s_first = np.empty(cap, dtype=np.int64)
         s_hash = np.empty(cap, dtype=np.uint64)
-        tid = np.empty(most, dtype=np.int64)
+        token_hash = np.empty(n_tokens, dtype=np.uint64)
+        for j in range(n_tokens):
+            a, b = token_starts[j], token_starts[j + 1] - 1
+            h = _FNV_OFFSET ^ np.uint64(b - a)
+            for k in range(a, b, 4):  # four bytes a step, the word masked to the token
+                h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
+            token_hash[j] = h
         distinct = 0
         first = 0
         for d in range(len(counts)):
@@ -352,63 +346,36 @@ if numba is not None:
             while size < 2 * count:
                 size *= 2
             mask = np.uint64(size - 1)
-            slot_token[:size] = -1
-            next_id = 0
-            for j in range(count):
-                a, b = token_start[first + j], token_end[first + j]
-                h = _FNV_OFFSET ^ np.uint64(b - a)
-                for k in range(a, b, 4):  # four bytes a step, the word masked to the token
-                    h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
-                h = _mix(h)
-                slot = h & mask
-                while True:
-                    other = slot_token[slot]
-                    if other < 0:
-                        slot_token[slot] = j
-                        slot_hash[slot] = h
-                        slot_id[slot] = next_id
-                        tid[j] = next_id
-                        next_id += 1
-                        break
-                    if slot_hash[slot] == h:
-                        oa, ob = token_start[first + other], token_end[first + other]
-                        same = ob - oa == b - a
-                        if same:  # four bytes a step, as the hash read them
-                            for k in range(0, b - a, 4):
-                                keep = _KEEP[min(b - a - k, 4) + 1]
-                                if (words[oa + k] ^ words[a + k]) & keep:
-                                    same = False
-                                    break
-                        if same:
-                            tid[j] = slot_id[slot]
-                            break
-                    slot = (slot + np.uint64(1)) & mask
             span = min(count, ngram)
             shingles = count - ngram + 1 if count >= ngram else min(count, 1)
             s_first[:size] = -1
             kept = 0
-            for f in range(shingles):
+            for f in range(first, first + shingles):
                 h = np.uint64(span)
                 for k in range(span):  # independent multiplies, one mix: cheap and well spread
-                    h += np.uint64(tid[f + k] + 1) * _ODD[k]
+                    h += token_hash[f + k] * _ODD[k]
                 h = _mix(h)
                 slot = h & mask
+                a = token_starts[f]
+                length = token_starts[f + span] - 1 - a
                 while True:
                     other = s_first[slot]
                     if other < 0:
                         s_first[slot] = f
                         s_hash[slot] = h
-                        rep_start[distinct] = token_start[first + f]
-                        rep_len[distinct] = token_end[first + f + span - 1] - token_start[first + f]
+                        rep_start[distinct] = a
+                        rep_len[distinct] = length
                         distinct += 1
                         kept += 1
                         break
                     if s_hash[slot] == h:
-                        same = True
-                        for k in range(span):
-                            if tid[other + k] != tid[f + k]:
-                                same = False
-                                break
+                        oa = token_starts[other]
+                        same = token_starts[other + span] - 1 - oa == length
+                        if same:  # four bytes a step
+                            for k in range(0, length, 4):
+                                if (words[oa + k] ^ words[a + k]) & _KEEP[min(length - k, 4) + 1]:
+                                    same = False
+                                    break
                         if same:
                             break
                     slot = (slot + np.uint64(1)) & mask
@@ -418,18 +385,22 @@ if numba is not None:
 
 
 def hash_interned(
-    buf: np.ndarray, counts: np.ndarray, ngram: int
+    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence), from the same input as shingle_ranges. Real code repeats
     many of its shingles, so hashing each distinct one once is the cheaper half of the work,
-    and MinHash over distinct shingles equals MinHash over all of them."""
+    and MinHash over distinct shingles equals MinHash over all of them. `token_starts`: where
+    each token starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from
+    the newlines when not given)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
     words = np.empty(len(buf) + 1, dtype=np.uint32)
-    distinct = _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc)
+    if token_starts is None:
+        token_starts = np.concatenate([[0], np.flatnonzero(buf == 10) + 1, [len(buf) + 1]]).astype(np.int64)
+    distinct = _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc)
     h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct], words)
     return h32, fps, per_doc

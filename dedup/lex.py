@@ -121,16 +121,19 @@ if numba is not None:
         return 1  # \S: any other single character
 
     @numba.njit(cache=True, nogil=True)
-    def _lex(src, starts, ends, m, out, spans, counts, bad):
+    def _lex(src, starts, ends, m, out, spans, counts, bad, token_starts):
         """Tokens of every document src[starts[d]:ends[d]]: written to `out` joined by newlines,
-        non-empty documents separated by one newline; spans[d] = (start, end) in `out`."""
+        non-empty documents separated by one newline; spans[d] = (start, end) in `out`, and the
+        start of every token in `token_starts` (how many: the second value returned)."""
         o = 0
+        nt = 0
         wrote_doc = False
         for d in range(len(starts)):
             s, e = starts[d], ends[d]
             _mask(src, s, e, m)
             first_token = True
             doc_start = o
+            doc_tokens = nt
             n = 0
             i = s
             while i < e:
@@ -179,6 +182,8 @@ if numba is not None:
                 else:
                     out[o] = 10
                     o += 1
+                token_starts[nt] = o
+                nt += 1
                 for k in range(i, j):
                     out[o] = m[k]
                     o += 1
@@ -186,6 +191,7 @@ if numba is not None:
                 i = j
             if bad[d]:  # undo this document: the caller tokenises it with the regex
                 o = doc_start - 1 if (n and wrote_doc) else doc_start
+                nt = doc_tokens
                 n = 0
                 spans[d, 0] = o
                 spans[d, 1] = o
@@ -196,7 +202,7 @@ if numba is not None:
             spans[d, 0] = doc_start if n else o
             spans[d, 1] = o
             counts[d] = n
-        return o
+        return o, nt
 
 
 def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -204,6 +210,14 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     document joined by newlines, non-empty documents separated by one newline; spans[d] is the
     document's (start, end) in it. Equal to `code_tokens` of each document (without identifier
     abstraction)."""
+    joined, spans, counts, _ = lex_tokens(codes)
+    return joined, spans, counts
+
+
+def lex_tokens(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """lex_batch's (joined, spans, counts) and where every token starts in `joined` (int64,
+    one entry per token, documents one after the other, then one more: len(joined) + 1), so
+    that the hashing stage need not search `joined` for the newlines."""
     encoded = [code.encode("utf-8", "surrogatepass") for code in codes]
     lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
     ends = np.cumsum(lengths)
@@ -214,9 +228,11 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spans = np.zeros((len(codes), 2), dtype=np.int64)
     counts = np.zeros(len(codes), dtype=np.int64)
     bad = np.zeros(len(codes), dtype=np.bool_)
-    used = _lex(src, starts, ends, masked, out, spans, counts, bad)
+    token_starts = np.empty(len(src) + 1, dtype=np.int64)  # a token is at least one byte
+    used, tokens = _lex(src, starts, ends, masked, out, spans, counts, bad, token_starts)
     if not bad.any():
-        return out[:used], spans, counts
+        token_starts[tokens] = used + 1
+        return out[:used], spans, counts, token_starts[: tokens + 1]
     # Rare: some document has non-ASCII text outside literals. Rebuild with the regex for those.
     pieces: list[bytes] = []
     at = 0
@@ -234,4 +250,13 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             pieces.append(piece)
         spans[d] = (at, at + len(piece))
         at += len(piece)
-    return np.frombuffer(b"".join(pieces), dtype=np.uint8).copy(), spans, counts
+    joined = np.frombuffer(b"".join(pieces), dtype=np.uint8).copy()
+    return joined, spans, counts, token_starts_of(joined)
+
+
+def token_starts_of(joined: np.ndarray) -> np.ndarray:
+    """Token starts of a newline-joined buffer (every newline is followed by a token), ended by
+    len(joined) + 1, as lex_tokens gives them."""
+    if len(joined) == 0:
+        return np.ones(1, dtype=np.int64)
+    return np.concatenate([[0], np.flatnonzero(joined == 10) + 1, [len(joined) + 1]]).astype(np.int64)
