@@ -25,16 +25,18 @@ except ImportError:  # pragma: no cover - exercised on installs without numba
     numba = None  # type: ignore[assignment]
 
 
+# The first byte of a token decides which alternative of `_TOKEN` can match: one table lookup.
+_OTHER, _BLANK, _LETTER, _DIGIT, _QUOTE, _WIDE = range(6)
+_KIND = np.zeros(256, dtype=np.uint8)
+_KIND[[32, *range(9, 14), *range(28, 32)]] = _BLANK  # Python's \s on ASCII
+_KIND[[*range(65, 91), *range(97, 123), 95]] = _LETTER
+_KIND[48:58] = _DIGIT
+_KIND[[34, 39]] = _QUOTE
+_KIND[128:] = _WIDE
+_WORD = np.zeros(256, dtype=np.bool_)  # \w on ASCII
+_WORD[[*range(48, 58), *range(65, 91), *range(97, 123), 95]] = True
+
 if numba is not None:
-
-    @numba.njit(cache=True, inline="always")
-    def _is_space(c):
-        # Python's \s on ASCII: \t \n \v \f \r, \x1c-\x1f and the space.
-        return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
-
-    @numba.njit(cache=True, inline="always")
-    def _is_word(c):
-        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 95
 
     @numba.njit(cache=True, inline="always")
     def _literal_end(m, i, e, quote, dotall):
@@ -138,23 +140,24 @@ if numba is not None:
             i = s
             while i < e:
                 c = m[i]
-                if _is_space(c):
+                kind = _KIND[c]
+                if kind == _BLANK:
                     i += 1
                     continue
-                if c >= 128:
+                if kind == _WIDE:
                     bad[d] = True
                     break
                 j = -1
-                if c == 34 or c == 39:
+                if kind == _QUOTE:
                     j = _literal_end(m, i, e, c, False)
-                if j < 0 and ((65 <= c <= 90) or (97 <= c <= 122) or c == 95):
+                elif kind == _LETTER:
                     j = i + 1
-                    while j < e and _is_word(m[j]):
+                    while j < e and _WORD[m[j]]:
                         j += 1
                     if j < e and m[j] >= 128:
                         bad[d] = True
                         break
-                if j < 0 and ((48 <= c <= 57) or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
+                if j < 0 and (kind == _DIGIT or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
                     j = i + 2 if c == 46 else i + 1
                     while j < e:
                         x = m[j]
@@ -164,7 +167,7 @@ if numba is not None:
                             and (m[j + 1] == 43 or m[j + 1] == 45)
                         ):
                             j += 2
-                        elif _is_word(x) or x == 46 or x == 39:
+                        elif _WORD[x] or x == 46 or x == 39:
                             j += 1
                         else:
                             break
