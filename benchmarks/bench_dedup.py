@@ -13,12 +13,17 @@ stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the 
 against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
 strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles). Figures of 2026-11 (best of 5, 128 permutations):
-hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.79 s,
-4.6x datasketch, 0.25x rensa prebuilt, 4.9x rensa from text; lexing 32%, interning 40%,
-SHA-1 29%, permutations 8%. hicann ops-nn files (13,250, mean 750, median 420): 4.6x, 0.24x,
-4.7x. Assembled ops-math units (518, mean 2,705, median 1,306, 6,173 tokens each): 2.8x
-datasketch, 0.20x rensa prebuilt, 5.4x rensa from text.
+scaled by its share of the shingles). Figures of 2026-11-23 (best of 5, 128 permutations, on
+2 cores shared with other benchmarks, so datasketch's single timed run moves by +-20%):
+hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.68 s,
+5.2x datasketch, 0.30x rensa prebuilt, 5.9x rensa from text; lexing 34%, interning 35%,
+SHA-1 27%, permutations 7% (before the lexer's token starts, the shingle table without a
+token table and the register-resident SHA-1 rounds: 0.84 s, 5.1x, 0.25x, 5.3x; alternating
+runs of both: 0.66-0.68 s against 0.80-0.86 s). hicann ops-nn files (13,250, mean 750,
+median 420): 1.60 s, 4.1x, 0.28x, 5.4x (before: 1.78 s, 3.7x, 0.23x, 5.0x; alternating runs:
+1.45-1.56 s against 1.82-1.86 s). Assembled ops-math units (518, mean 2,705, median 1,306,
+6,173 tokens each; measured before those changes): 2.8x datasketch, 0.20x rensa prebuilt,
+5.4x rensa from text.
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
