@@ -13,12 +13,17 @@ stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the 
 against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
 strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles). Figures of 2026-11 (best of 5, 128 permutations):
-hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.79 s,
-4.6x datasketch, 0.25x rensa prebuilt, 4.9x rensa from text; lexing 32%, interning 40%,
-SHA-1 29%, permutations 8%. hicann ops-nn files (13,250, mean 750, median 420): 4.6x, 0.24x,
-4.7x. Assembled ops-math units (518, mean 2,705, median 1,306, 6,173 tokens each): 2.8x
-datasketch, 0.20x rensa prebuilt, 5.4x rensa from text.
+scaled by its share of the shingles). Figures of 2026-11-23 (best of 5, 128 permutations, on
+2 cores shared with other benchmarks, so datasketch's single timed run moves by +-20%):
+hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.68 s,
+5.2x datasketch, 0.30x rensa prebuilt, 5.9x rensa from text; lexing 34%, interning 35%,
+SHA-1 27%, permutations 7% (before the lexer's token starts, the shingle table without a
+token table and the register-resident SHA-1 rounds: 0.84 s, 5.1x, 0.25x, 5.3x; alternating
+runs of both: 0.66-0.68 s against 0.80-0.86 s). hicann ops-nn files (13,250, mean 750,
+median 420): 1.60 s, 4.1x, 0.28x, 5.4x (before: 1.78 s, 3.7x, 0.23x, 5.0x; alternating runs:
+1.45-1.56 s against 1.82-1.86 s). Assembled ops-math units (518, mean 2,705, median 1,306,
+6,173 tokens each; measured before those changes): 2.8x datasketch, 0.20x rensa prebuilt,
+5.4x rensa from text.
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
@@ -363,22 +368,22 @@ def _real_codes(source: str) -> list[str]:
 def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float]) -> dict[str, float]:
     """Each compiled stage of ours alone, over the same batches `minhash_texts` makes."""
     from dedup import accel
-    from dedup.lex import lex_batch
+    from dedup.lex import lex_tokens
     from dedup.shingles import _BATCH_DOCS
 
     batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
-    lexed = [lex_batch(batch) for batch in batches]
-    present = [counts[counts > 0].astype(np.int64) for _, _, counts in lexed]
+    lexed = [lex_tokens(batch) for batch in batches]
+    present = [counts[counts > 0].astype(np.int64) for _, _, counts, _ in lexed]
     totals = [int(np.where(c >= 5, c - 4, np.minimum(c, 1)).sum()) for c in present]
     interned: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
 
     def intern() -> None:
         interned.clear()
-        for (joined, _, _), counts, total in zip(lexed, present, totals, strict=True):
+        for (joined, _, _, token_starts), counts, total in zip(lexed, present, totals, strict=True):
             buf, words = joined.copy(), np.empty(len(joined) + 1, dtype=np.uint32)
             starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
             per_doc = np.zeros(len(counts), dtype=np.int64)
-            distinct = accel._intern_shingles(buf, words, counts, 5, starts, lengths, per_doc)
+            distinct = accel._intern_shingles(buf, words, counts, token_starts, 5, starts, lengths, per_doc)
             interned.append((buf, starts[:distinct], lengths[:distinct], words))
 
     def sha1() -> None:
@@ -386,7 +391,7 @@ def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float])
             accel.sha1_hash_ranges(buf, starts, lengths, words)
 
     return {
-        "lex (comments masked, tokens)": best(lambda: [lex_batch(batch) for batch in batches]),
+        "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch) for batch in batches]),
         "intern (each unit's distinct shingles)": best(intern),
         f"SHA-1 of the distinct shingles ({sum(len(p[1]) for p in interned):,})": best(sha1),
     }

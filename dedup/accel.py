@@ -58,20 +58,28 @@ if numba is not None:
 
     @numba.njit(cache=True, nogil=True)
     def _sha1_lanes(words, starts, lengths, h32, fps):
-        """SHA-1 of byte ranges, _LANES messages at a time: the lane loops are what the compiler
-        turns into SIMD instructions. A lane whose message has fewer blocks than the longest of
-        its group keeps its state after its last block. Runs without the GIL: the callers'
+        """SHA-1 of byte ranges, _LANES messages at a time. The message schedule is computed for
+        all lanes of a group at once (a loop over lanes per step: SIMD); then each lane's 80
+        rounds are one straight loop body over scalar locals, and the loop over lanes around it
+        is what the compiler vectorises, so the five state words stay in vector registers for
+        all 80 rounds. A lane whose message has fewer blocks than the longest of its group
+        keeps its state after its last block: one-block messages go first, longer ones after
+        (about 4% of real shingles need a second block). Runs without the GIL: the callers'
         thread pool hashes several batches at once."""
         n = len(starts)
-        last = len(words) - 1
+        order = np.empty(n, dtype=np.int64)
+        at = 0
+        for i in range(n):
+            if lengths[i] <= 55:
+                order[at] = i
+                at += 1
+        for i in range(n):
+            if lengths[i] > 55:
+                order[at] = i
+                at += 1
         own = np.empty(_LANES, dtype=np.int64)
         w = np.empty((80, _LANES), dtype=np.uint32)
         h = np.empty((5, _LANES), dtype=np.uint32)
-        a = np.empty(_LANES, dtype=np.uint32)
-        b = np.empty(_LANES, dtype=np.uint32)
-        c = np.empty(_LANES, dtype=np.uint32)
-        d = np.empty(_LANES, dtype=np.uint32)
-        e = np.empty(_LANES, dtype=np.uint32)
         for g in range((n + _LANES - 1) // _LANES):
             first = g * _LANES
             for j in range(5):
@@ -79,16 +87,23 @@ if numba is not None:
                     h[j, lane] = _INIT[j]
             blocks = 0
             for lane in range(_LANES):
-                i = min(first + lane, n - 1)  # spare lanes repeat the last message
+                i = order[min(first + lane, n - 1)]  # spare lanes repeat the last message
                 own[lane] = (lengths[i] + 8) // 64 + 1
                 blocks = max(blocks, own[lane])
             for blk in range(blocks):
-                for lane in range(_LANES):
-                    i = min(first + lane, n - 1)
-                    for j in range(16):
-                        at = blk * 64 + j * 4
-                        t = min(max(lengths[i] - at, -1), 4) + 1
-                        w[j, lane] = (words[min(starts[i] + at, last)] & _KEEP[t]) | _PAD[t]
+                for lane in range(_LANES):  # the padded block: whole words, then the tail
+                    i = order[min(first + lane, n - 1)]
+                    left = lengths[i] - blk * 64
+                    base = starts[i] + blk * 64
+                    full = min(max(left >> 2, 0), 16)
+                    for j in range(full):
+                        w[j, lane] = words[base + 4 * j]
+                    for j in range(full, 16):
+                        w[j, lane] = np.uint32(0)
+                    if 0 <= left < 64:  # the last bytes and the 0x80 marker
+                        r = left & 3
+                        x = words[base + 4 * full] if r else np.uint32(0)
+                        w[full, lane] = (x & _KEEP[r + 1]) | _PAD[r + 1]
                     if blk == own[lane] - 1:
                         w[15, lane] = np.uint32(lengths[i] * 8)
                 for t in range(16, 80):
@@ -96,48 +111,44 @@ if numba is not None:
                         x = w[t - 3, lane] ^ w[t - 8, lane] ^ w[t - 14, lane] ^ w[t - 16, lane]
                         w[t, lane] = (x << _R1) | (x >> _R31)
                 for lane in range(_LANES):
-                    a[lane], b[lane], c[lane], d[lane], e[lane] = (
-                        h[0, lane],
-                        h[1, lane],
-                        h[2, lane],
-                        h[3, lane],
-                        h[4, lane],
-                    )
-                # One loop per round function: no branch on t inside the lane loop, so each
-                # is one straight vectorised body.
-                for t in range(20):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                    aa, bb, cc, dd, ee = h[0, lane], h[1, lane], h[2, lane], h[3, lane], h[4, lane]
+                    # np.uint32 keeps every value 32-bit (numba widens uint32 arithmetic to 64).
+                    for t in range(20):
                         f = dd ^ (bb & (cc ^ dd))
-                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K1 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp  # the store into uint32 is the mod 2^32
-                for t in range(20, 40):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
-                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K2 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for t in range(40, 60):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27)) + f + ee + _K1 + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(20, 40):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27))
+                            + (bb ^ cc ^ dd)
+                            + ee
+                            + _K2
+                            + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(40, 60):
                         f = (bb & cc) | (dd & (bb | cc))
-                        temp = ((aa << _R5) | (aa >> _R27)) + f + e[lane] + _K3 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for t in range(60, 80):
-                    for lane in range(_LANES):
-                        aa, bb, cc, dd = a[lane], b[lane], c[lane], d[lane]
-                        temp = ((aa << _R5) | (aa >> _R27)) + (bb ^ cc ^ dd) + e[lane] + _K4 + w[t, lane]
-                        e[lane], d[lane], c[lane], b[lane] = dd, cc, (bb << _R30) | (bb >> _R2), aa
-                        a[lane] = temp
-                for lane in range(_LANES):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27)) + f + ee + _K3 + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
+                    for t in range(60, 80):
+                        temp = np.uint32(
+                            np.uint32(np.uint32(aa << _R5) | (aa >> _R27))
+                            + (bb ^ cc ^ dd)
+                            + ee
+                            + _K4
+                            + w[t, lane]
+                        )
+                        ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
                     if blk < own[lane]:
-                        h[0, lane] += a[lane]
-                        h[1, lane] += b[lane]
-                        h[2, lane] += c[lane]
-                        h[3, lane] += d[lane]
-                        h[4, lane] += e[lane]
+                        h[0, lane] += aa
+                        h[1, lane] += bb
+                        h[2, lane] += cc
+                        h[3, lane] += dd
+                        h[4, lane] += ee
             for lane in range(min(_LANES, n - first)):
                 h0 = np.uint64(h[0, lane])
                 # sha1_hash32 reads the first four digest bytes (H0, big-endian) as little-endian.
@@ -147,8 +158,9 @@ if numba is not None:
                     | (((h0 >> _S16) & _BYTE) << _S8)
                     | (h0 >> _S24)
                 )
-                h32[first + lane] = np.uint32(swapped)
-                fps[first + lane] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
+                i = order[first + lane]
+                h32[i] = np.uint32(swapped)
+                fps[i] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
 
     # Serial and GIL-free: the caller splits documents over a thread pool. (numba's own
     # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
@@ -194,16 +206,6 @@ def sha1_hash_ranges(
         return h32, fps
     if words is None:
         words = be_words(buf)
-    # A group of lanes runs as many blocks as its longest message. About 4% of real shingles
-    # need a second block, which would put one in nearly every group of 64 and double the
-    # work: the one-block messages go first, the longer ones after, results back in order.
-    long = lengths > 55
-    if long.any():
-        order = np.concatenate([np.flatnonzero(~long), np.flatnonzero(long)])
-        part32, part64 = np.empty_like(h32), np.empty_like(fps)
-        _sha1_lanes(words, starts[order], lengths[order], part32, part64)
-        h32[order], fps[order] = part32, part64
-        return h32, fps
     _sha1_lanes(words, starts, lengths, h32, fps)
     return h32, fps
 
@@ -312,36 +314,30 @@ if numba is not None:
         return x ^ (x >> _S31u)
 
     @numba.njit(cache=True, nogil=True)
-    def _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc):
-        """The distinct shingles of each document (byte range of the first occurrence), in
-        order of first occurrence: tokens are interned by their bytes, shingles by their token
-        ids, in small per-document tables (exact: a hash is never trusted without comparing)."""
-        n_tokens = 0
+    def _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc):
+        """The distinct shingles of each document (byte range of the first occurrence), in order
+        of first occurrence. Each token gets a 64-bit hash of its bytes, each shingle a mix of
+        its tokens' hashes, looked up in a small per-document table; equal hashes are confirmed
+        by comparing the shingles' bytes (exact: a hash is never trusted on its own)."""
+        n_tokens = len(token_starts) - 1
+        for j in range(1, n_tokens):  # the newline before every token but the first
+            buf[token_starts[j] - 1] = 32  # shingles are space-joined
+        _be_words(buf, words)
         most = 1
         for c in counts:
-            n_tokens += c
             most = max(most, c)
-        token_start = np.empty(n_tokens, dtype=np.int64)
-        token_end = np.empty(n_tokens, dtype=np.int64)
-        token = 0
-        token_start[0] = 0
-        for pos in range(len(buf)):
-            if buf[pos] == 10:
-                token_end[token] = pos
-                token += 1
-                token_start[token] = pos + 1
-                buf[pos] = 32
-        token_end[token] = len(buf)
-        _be_words(buf, words)
         cap = 1
         while cap < 2 * most:
             cap *= 2
-        slot_token = np.empty(cap, dtype=np.int64)
-        slot_hash = np.empty(cap, dtype=np.uint64)
-        slot_id = np.empty(cap, dtype=np.int64)
         s_first = np.empty(cap, dtype=np.int64)
         s_hash = np.empty(cap, dtype=np.uint64)
-        tid = np.empty(most, dtype=np.int64)
+        token_hash = np.empty(n_tokens, dtype=np.uint64)
+        for j in range(n_tokens):
+            a, b = token_starts[j], token_starts[j + 1] - 1
+            h = _FNV_OFFSET ^ np.uint64(b - a)
+            for k in range(a, b, 4):  # four bytes a step, the word masked to the token
+                h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
+            token_hash[j] = h
         distinct = 0
         first = 0
         for d in range(len(counts)):
@@ -350,63 +346,36 @@ if numba is not None:
             while size < 2 * count:
                 size *= 2
             mask = np.uint64(size - 1)
-            slot_token[:size] = -1
-            next_id = 0
-            for j in range(count):
-                a, b = token_start[first + j], token_end[first + j]
-                h = _FNV_OFFSET ^ np.uint64(b - a)
-                for k in range(a, b, 4):  # four bytes a step, the word masked to the token
-                    h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
-                h = _mix(h)
-                slot = h & mask
-                while True:
-                    other = slot_token[slot]
-                    if other < 0:
-                        slot_token[slot] = j
-                        slot_hash[slot] = h
-                        slot_id[slot] = next_id
-                        tid[j] = next_id
-                        next_id += 1
-                        break
-                    if slot_hash[slot] == h:
-                        oa, ob = token_start[first + other], token_end[first + other]
-                        same = ob - oa == b - a
-                        if same:  # four bytes a step, as the hash read them
-                            for k in range(0, b - a, 4):
-                                keep = _KEEP[min(b - a - k, 4) + 1]
-                                if (words[oa + k] ^ words[a + k]) & keep:
-                                    same = False
-                                    break
-                        if same:
-                            tid[j] = slot_id[slot]
-                            break
-                    slot = (slot + np.uint64(1)) & mask
             span = min(count, ngram)
             shingles = count - ngram + 1 if count >= ngram else min(count, 1)
             s_first[:size] = -1
             kept = 0
-            for f in range(shingles):
+            for f in range(first, first + shingles):
                 h = np.uint64(span)
                 for k in range(span):  # independent multiplies, one mix: cheap and well spread
-                    h += np.uint64(tid[f + k] + 1) * _ODD[k]
+                    h += token_hash[f + k] * _ODD[k]
                 h = _mix(h)
                 slot = h & mask
+                a = token_starts[f]
+                length = token_starts[f + span] - 1 - a
                 while True:
                     other = s_first[slot]
                     if other < 0:
                         s_first[slot] = f
                         s_hash[slot] = h
-                        rep_start[distinct] = token_start[first + f]
-                        rep_len[distinct] = token_end[first + f + span - 1] - token_start[first + f]
+                        rep_start[distinct] = a
+                        rep_len[distinct] = length
                         distinct += 1
                         kept += 1
                         break
                     if s_hash[slot] == h:
-                        same = True
-                        for k in range(span):
-                            if tid[other + k] != tid[f + k]:
-                                same = False
-                                break
+                        oa = token_starts[other]
+                        same = token_starts[other + span] - 1 - oa == length
+                        if same:  # four bytes a step
+                            for k in range(0, length, 4):
+                                if (words[oa + k] ^ words[a + k]) & _KEEP[min(length - k, 4) + 1]:
+                                    same = False
+                                    break
                         if same:
                             break
                     slot = (slot + np.uint64(1)) & mask
@@ -416,18 +385,22 @@ if numba is not None:
 
 
 def hash_interned(
-    buf: np.ndarray, counts: np.ndarray, ngram: int
+    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence), from the same input as shingle_ranges. Real code repeats
     many of its shingles, so hashing each distinct one once is the cheaper half of the work,
-    and MinHash over distinct shingles equals MinHash over all of them."""
+    and MinHash over distinct shingles equals MinHash over all of them. `token_starts`: where
+    each token starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from
+    the newlines when not given)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
     words = np.empty(len(buf) + 1, dtype=np.uint32)
-    distinct = _intern_shingles(buf, words, counts, ngram, rep_start, rep_len, per_doc)
+    if token_starts is None:
+        token_starts = np.concatenate([[0], np.flatnonzero(buf == 10) + 1, [len(buf) + 1]]).astype(np.int64)
+    distinct = _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc)
     h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct], words)
     return h32, fps, per_doc

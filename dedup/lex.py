@@ -25,16 +25,18 @@ except ImportError:  # pragma: no cover - exercised on installs without numba
     numba = None  # type: ignore[assignment]
 
 
+# The first byte of a token decides which alternative of `_TOKEN` can match: one table lookup.
+_OTHER, _BLANK, _LETTER, _DIGIT, _QUOTE, _WIDE = range(6)
+_KIND = np.zeros(256, dtype=np.uint8)
+_KIND[[32, *range(9, 14), *range(28, 32)]] = _BLANK  # Python's \s on ASCII
+_KIND[[*range(65, 91), *range(97, 123), 95]] = _LETTER
+_KIND[48:58] = _DIGIT
+_KIND[[34, 39]] = _QUOTE
+_KIND[128:] = _WIDE
+_WORD = np.zeros(256, dtype=np.bool_)  # \w on ASCII
+_WORD[[*range(48, 58), *range(65, 91), *range(97, 123), 95]] = True
+
 if numba is not None:
-
-    @numba.njit(cache=True, inline="always")
-    def _is_space(c):
-        # Python's \s on ASCII: \t \n \v \f \r, \x1c-\x1f and the space.
-        return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
-
-    @numba.njit(cache=True, inline="always")
-    def _is_word(c):
-        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 95
 
     @numba.njit(cache=True, inline="always")
     def _literal_end(m, i, e, quote, dotall):
@@ -121,37 +123,41 @@ if numba is not None:
         return 1  # \S: any other single character
 
     @numba.njit(cache=True, nogil=True)
-    def _lex(src, starts, ends, m, out, spans, counts, bad):
+    def _lex(src, starts, ends, m, out, spans, counts, bad, token_starts):
         """Tokens of every document src[starts[d]:ends[d]]: written to `out` joined by newlines,
-        non-empty documents separated by one newline; spans[d] = (start, end) in `out`."""
+        non-empty documents separated by one newline; spans[d] = (start, end) in `out`, and the
+        start of every token in `token_starts` (how many: the second value returned)."""
         o = 0
+        nt = 0
         wrote_doc = False
         for d in range(len(starts)):
             s, e = starts[d], ends[d]
             _mask(src, s, e, m)
             first_token = True
             doc_start = o
+            doc_tokens = nt
             n = 0
             i = s
             while i < e:
                 c = m[i]
-                if _is_space(c):
+                kind = _KIND[c]
+                if kind == _BLANK:
                     i += 1
                     continue
-                if c >= 128:
+                if kind == _WIDE:
                     bad[d] = True
                     break
                 j = -1
-                if c == 34 or c == 39:
+                if kind == _QUOTE:
                     j = _literal_end(m, i, e, c, False)
-                if j < 0 and ((65 <= c <= 90) or (97 <= c <= 122) or c == 95):
+                elif kind == _LETTER:
                     j = i + 1
-                    while j < e and _is_word(m[j]):
+                    while j < e and _WORD[m[j]]:
                         j += 1
                     if j < e and m[j] >= 128:
                         bad[d] = True
                         break
-                if j < 0 and ((48 <= c <= 57) or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
+                if j < 0 and (kind == _DIGIT or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
                     j = i + 2 if c == 46 else i + 1
                     while j < e:
                         x = m[j]
@@ -161,7 +167,7 @@ if numba is not None:
                             and (m[j + 1] == 43 or m[j + 1] == 45)
                         ):
                             j += 2
-                        elif _is_word(x) or x == 46 or x == 39:
+                        elif _WORD[x] or x == 46 or x == 39:
                             j += 1
                         else:
                             break
@@ -179,6 +185,8 @@ if numba is not None:
                 else:
                     out[o] = 10
                     o += 1
+                token_starts[nt] = o
+                nt += 1
                 for k in range(i, j):
                     out[o] = m[k]
                     o += 1
@@ -186,6 +194,7 @@ if numba is not None:
                 i = j
             if bad[d]:  # undo this document: the caller tokenises it with the regex
                 o = doc_start - 1 if (n and wrote_doc) else doc_start
+                nt = doc_tokens
                 n = 0
                 spans[d, 0] = o
                 spans[d, 1] = o
@@ -196,7 +205,7 @@ if numba is not None:
             spans[d, 0] = doc_start if n else o
             spans[d, 1] = o
             counts[d] = n
-        return o
+        return o, nt
 
 
 def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -204,6 +213,14 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     document joined by newlines, non-empty documents separated by one newline; spans[d] is the
     document's (start, end) in it. Equal to `code_tokens` of each document (without identifier
     abstraction)."""
+    joined, spans, counts, _ = lex_tokens(codes)
+    return joined, spans, counts
+
+
+def lex_tokens(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """lex_batch's (joined, spans, counts) and where every token starts in `joined` (int64,
+    one entry per token, documents one after the other, then one more: len(joined) + 1), so
+    that the hashing stage need not search `joined` for the newlines."""
     encoded = [code.encode("utf-8", "surrogatepass") for code in codes]
     lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
     ends = np.cumsum(lengths)
@@ -214,9 +231,11 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spans = np.zeros((len(codes), 2), dtype=np.int64)
     counts = np.zeros(len(codes), dtype=np.int64)
     bad = np.zeros(len(codes), dtype=np.bool_)
-    used = _lex(src, starts, ends, masked, out, spans, counts, bad)
+    token_starts = np.empty(len(src) + 1, dtype=np.int64)  # a token is at least one byte
+    used, tokens = _lex(src, starts, ends, masked, out, spans, counts, bad, token_starts)
     if not bad.any():
-        return out[:used], spans, counts
+        token_starts[tokens] = used + 1
+        return out[:used], spans, counts, token_starts[: tokens + 1]
     # Rare: some document has non-ASCII text outside literals. Rebuild with the regex for those.
     pieces: list[bytes] = []
     at = 0
@@ -234,4 +253,13 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             pieces.append(piece)
         spans[d] = (at, at + len(piece))
         at += len(piece)
-    return np.frombuffer(b"".join(pieces), dtype=np.uint8).copy(), spans, counts
+    joined = np.frombuffer(b"".join(pieces), dtype=np.uint8).copy()
+    return joined, spans, counts, token_starts_of(joined)
+
+
+def token_starts_of(joined: np.ndarray) -> np.ndarray:
+    """Token starts of a newline-joined buffer (every newline is followed by a token), ended by
+    len(joined) + 1, as lex_tokens gives them."""
+    if len(joined) == 0:
+        return np.ones(1, dtype=np.int64)
+    return np.concatenate([[0], np.flatnonzero(joined == 10) + 1, [len(joined) + 1]]).astype(np.int64)

@@ -25,7 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from dedup import accel
-from dedup.lex import lex_batch
+from dedup.lex import lex_tokens
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
@@ -142,25 +142,26 @@ def _hash_batch(
 
 def _hash_texts(codes: Sequence[str], ngram: int, distinct: bool = True) -> _Batch:
     """Like _hash_batch, from source text through the compiled lexer (dedup.lex)."""
-    joined, spans, counts = lex_batch(list(codes))
+    joined, spans, counts, token_starts = lex_tokens(list(codes))
     text_hashes = (
         [hashlib.sha1(joined[a:b].tobytes()).hexdigest() if b > a else "" for a, b in spans.tolist()]
         if distinct
         else [""] * len(counts)
     )
-    return (*_hash_joined(joined, counts, ngram, distinct), text_hashes)
+    return (*_hash_joined(joined, counts, ngram, distinct, token_starts), text_hashes)
 
 
 def _hash_joined(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool
+    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shingle, hash and (with `distinct`) sort and deduplicate the documents in `buf`: their
-    tokens joined by newlines, non-empty documents separated by one newline (changed in place)."""
+    tokens joined by newlines, non-empty documents separated by one newline (changed in place);
+    `token_starts` as dedup.lex.lex_tokens gives them, when known."""
     if len(buf) == 0:
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram)
+        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, token_starts)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
             segments = np.zeros(len(shingles) + 1, dtype=np.int64)

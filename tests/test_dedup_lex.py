@@ -10,7 +10,7 @@ import pytest
 from datasketch import MinHash
 
 from dedup import accel
-from dedup.lex import lex_batch
+from dedup.lex import lex_batch, lex_tokens, token_starts_of
 from dedup.minhash import minhash_texts, signatures
 from dedup.normalize import code_tokens
 from dedup.shingles import build_shingle_sets, sets_from_texts, sets_from_tokens, shingle_bytes
@@ -80,3 +80,16 @@ def test_exact_sets_from_text_equal_sets_from_tokens() -> None:
     b = sets_from_tokens([code_tokens(c) for c in codes])
     assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.fps, b.fps)
     assert np.array_equal(a.h32, b.h32) and a.text_hashes == b.text_hashes
+
+
+def test_token_starts_from_the_lexer_equal_the_newlines() -> None:
+    """lex_tokens records where each token starts while lexing (and from the newlines when a
+    document fell back to the regex); both equal the starts found by searching `joined`."""
+    rng = random.Random(8)
+    for _ in range(100):
+        codes = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 80))) for _ in range(30)]
+        joined, _, counts, starts = lex_tokens(codes)
+        assert len(starts) == int(counts.sum()) + 1
+        assert starts.tolist() == token_starts_of(joined).tolist()
+    joined, _, counts, starts = lex_tokens(["", "  // only a comment"])
+    assert starts.tolist() == [1] and len(joined) == 0
