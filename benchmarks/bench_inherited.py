@@ -117,9 +117,10 @@ def measure(workspace: Path, units: int, max_chars: int, rng: random.Random, det
         mutation = misspell_api(quote, names, rng)
         if mutation is not None:
             counts["mutants"] += 1
-            counts["mutants_rejected"] += not is_accepted(
-                verifier.verify(unit, "", reasoning_quoting(mutation.text))
-            )
+            rejected = not is_accepted(verifier.verify(unit, "", reasoning_quoting(mutation.text)))
+            counts["mutants_rejected"] += rejected
+            if details and not rejected:
+                print(f"  UNDETECTED misspelling {unit.path}: {mutation.before} -> {mutation.after}")
     return counts
 
 

@@ -33,7 +33,8 @@ _UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
 # Artefacts of checking a fragment inside a template (its unknown variables have a dependent
 # type): the kernel itself would not need these keywords.
 _FRAGMENT_ARTEFACT_RE = re.compile(
-    r"^use 'template' keyword to treat '\w+' as a dependent template name|^missing 'typename' prior to"
+    r"^use 'template' keyword to treat '\w+' as a dependent template name|^missing 'typename' prior to|"
+    r"^invalid use of 'this' outside of a non-static member function"  # a method quoted without its class
 )
 # The fragment's unknown names are declared as variables; one of them may really be a type (a
 # template parameter the fragment does not show), so "must be a type" is then no evidence.
