@@ -543,3 +543,31 @@ def test_ascend950_fixpipe_and_register_helpers(checker: KernelChecker) -> None:
     _fails_with(checker, FIXPIPE_950, "params.params.ndNum = 1;", "params.params.ndNumm = 1;", "ndNumm")
     _fails_with(checker, FIXPIPE_950, "Fixpipe(c, l0c, params);", "Fixpipe(c, params);", "Fixpipe")
     _fails_with(checker, FIXPIPE_950, "mmad.disableGemv = true;", "mmad.disableGemvv = true;", "disableGemvv")
+
+
+MATMUL_CONFIG = (
+    HEAD
+    + """
+#include "lib/matmul_intf.h"
+constexpr MatmulConfig SHARED_CFG = {.isCO1Shared = true, .sharedCO1BufferSize = 32 * 1024};
+template <class MM>
+__aicore__ inline void Drain(MM& mm)
+{
+    auto c = mm.GetTensorC();
+    (void)c;
+}
+#define WITH_OPERANDS(Body)                                                  \\
+    do {                                                                   \\
+        using aType = MatmulType<TPosition::GM, CubeFormat::ND, A_DTYPE>;  \\
+        Body;                                                              \\
+    } while (0)
+__aicore__ inline void Run() { WITH_OPERANDS(aType* p = nullptr; (void)p); }
+"""
+)
+
+
+def test_matmul_configuration_fields_and_names_declared_by_macros(checker: KernelChecker) -> None:
+    """A_DTYPE is a build macro (-D): the alias the macro declares with it is not blamed."""
+    _fails_with(
+        checker, MATMUL_CONFIG, "constexpr MatmulConfig SHARED", "constexpr MatmulConfg SHARED", "MatmulConfg"
+    )

@@ -241,6 +241,8 @@ def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str
         return "an access check inside a template instantiation whose arguments the checker approximates"
     if "cannot be narrowed" in message:
         return "narrowing in a braced initialiser, which the vendor device compiler accepts"
+    if "constant expression" in message:
+        return "whether a surface function is constexpr is approximated"
     if "implicitly-deleted" in message:
         return "special members depend on the surface's element types (bfloat16_t and kin are classes here)"
     if _TILING_NAME_RE.search(message):

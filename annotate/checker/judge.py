@@ -116,6 +116,14 @@ _NOT_NAMES = frozenset({"const", "return", "volatile", "else", "do"})
 _PARAMETER_ON_LINE = re.compile(r"(?:[\w>]\s*[&*]+\s*|[\w>]\s+)(\w+)\s*(?=[,)])")
 
 
+_FUNCTION_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\((?:.*\\\n)*.*$", re.MULTILINE)
+
+
+def _function_macros(sources: dict[str, str]) -> dict[str, str]:
+    """The unit's function-like macros: name -> definition (continuation lines included)."""
+    return {m.group(1): m.group(0) for text in sources.values() for m in _FUNCTION_MACRO_RE.finditer(text)}
+
+
 def _tainted_names(
     tu: ci.TranslationUnit, sources: dict[str, str], lenient_lines: set[tuple[str, int]]
 ) -> set[str]:
@@ -123,8 +131,12 @@ def _tainted_names(
     from the text (`using X = ...`, `... X = ...`, a header's parameters) when the parse error
     dropped it (an unknown parameter type makes clang read the header as an expression)."""
     names: set[str] = set()
+    macros = _function_macros(sources)
     for file, line in lenient_lines:
         text = _line_text(file, line, sources)
+        # a macro invoked on the line declares what its body declares (`using aType = ...`)
+        for used in set(re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*\(", text)) & macros.keys():
+            names.update(m.group(1) for m in re.finditer(r"\busing\s+(\w+)\s*=", macros[used]))
         match = _DECLARED_ON_LINE.search(text)
         if match:
             names.add(match.group(1) or match.group(2))

@@ -22,6 +22,7 @@ enum IterateMode : uint8_t {
 };
 
 // Which template of the Matmul implementation to instantiate, and with which fixed sizes.
+constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;  // the default shared L0C buffer
 struct MatmulConfig {
     bool doNorm = true;
     bool doBasicBlock = false;
@@ -70,6 +71,12 @@ struct MatmulConfig {
     bool isA2B2Shared = false;
     bool isEnableChannelSplit = false;
     bool enableKdimReorderLoad = false;
+    bool isCO1Shared = false;
+    uint32_t sharedCO1BufferSize = SHARED_CO1_BUFFER_SIZE;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+    bool enableL1BankConflictOptimise = false;
+    bool enableRelu = false;
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
 constexpr MatmulConfig CFG_NORM = {};
 constexpr MatmulConfig CFG_MDL = {false, false, true};
@@ -223,6 +230,9 @@ public:
     template <bool sync = true>
     __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local,
                                       uint8_t enAtomic = 0, bool enSequentialWrite = false);
+    // the matmul client's form: the result stays in the workspace and its tensor is returned
+    template <bool sync = true>
+    __aicore__ inline GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false);
     template <bool isTurnOnDebug = true>
     __aicore__ inline MatrixOffset GetOffsetC();
     __aicore__ inline void WaitIterateAll();
