@@ -571,3 +571,12 @@ def test_matmul_configuration_fields_and_names_declared_by_macros(checker: Kerne
     _fails_with(
         checker, MATMUL_CONFIG, "constexpr MatmulConfig SHARED", "constexpr MatmulConfg SHARED", "MatmulConfg"
     )
+
+
+def test_the_vendor_spelling_of_half(checker: KernelChecker) -> None:
+    """`__fp16` parameters and return values are device code; host clang would refuse them."""
+    text = HEAD + (
+        "template <typename T>\n__aicore__ inline float ToFloat(T v) { return static_cast<float>(v); }\n"
+        "__aicore__ inline float First(LocalTensor<__fp16>& t) { return ToFloat<__fp16>(t.GetValue(0)); }\n"
+    )
+    _fails_with(checker, text, "t.GetValue(0)", "t.GetVaIue(0)", "GetVaIue")

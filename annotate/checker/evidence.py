@@ -241,6 +241,12 @@ def surface_dependency(line_text: str, notes: list[Note], surface_names: set[str
         return "an access check inside a template instantiation whose arguments the checker approximates"
     if "cannot be narrowed" in message:
         return "narrowing in a braced initialiser, which the vendor device compiler accepts"
+    if "Curate" in message:  # CurateTeValue and kin: the surface's stand-ins for approximated types
+        return "it involves a type the surface approximates"
+    if message.startswith("static assertion failed"):
+        return "a static assertion over template dispatch and type traits the surface approximates"
+    if any("substitution failure" in n.message for n in notes):
+        return "template substitution on element types the checker models with host types"
     if "constant expression" in message:
         return "whether a surface function is constexpr is approximated"
     if "implicitly-deleted" in message:

@@ -74,6 +74,9 @@ typedef decltype(nullptr) nullptr_t;
 // Scalar element types of the vector and cube units. `half` is a real arithmetic type here;
 // the narrower formats are storage types that convert to and from float, as on the device.
 typedef _Float16 half;
+// The vendor compiler's own spelling of the same type; host clang refuses `__fp16` parameters and
+// return values, which device code has.
+#define __fp16 _Float16
 #define CURATE_STORAGE_SCALAR(Name)                                              \
     struct Name {                                                                \
         float curate_value_;                                                     \
