@@ -125,13 +125,15 @@ def _function_macros(sources: dict[str, str]) -> dict[str, str]:
 
 
 def _tainted_names(
-    tu: ci.TranslationUnit, sources: dict[str, str], lenient_lines: set[tuple[str, int]]
+    tu: ci.TranslationUnit,
+    sources: dict[str, str],
+    lenient_lines: set[tuple[str, int]],
+    macros: dict[str, str],
 ) -> set[str]:
     """Names declared on lines that needed leniency: from the AST when clang kept the declaration,
     from the text (`using X = ...`, `... X = ...`, a header's parameters) when the parse error
     dropped it (an unknown parameter type makes clang read the header as an expression)."""
     names: set[str] = set()
-    macros = _function_macros(sources)
     for file, line in lenient_lines:
         text = _line_text(file, line, sources)
         # a macro invoked on the line declares what its body declares (`using aType = ...`)
@@ -157,6 +159,7 @@ def classify_errors(
 ) -> None:
     """Fill in each error's verdict, propagating leniency to names declared on lenient lines."""
     markers = device_markers(sources)
+    macros = _function_macros(sources)  # read once: every round looks the same macros up
     for _ in range(MAX_ROUNDS):
         for err in errors:
             if err.verdict is not None and err.verdict.severity == "warning":
@@ -180,7 +183,7 @@ def classify_errors(
         lenient_lines = {
             (e.file, e.line) for e in errors if e.verdict and e.verdict.check.startswith("surface.")
         }
-        tainted = _tainted_names(tu, sources, lenient_lines)
+        tainted = _tainted_names(tu, sources, lenient_lines, macros)
         if tainted <= ctx.lenient_names and tainted <= ctx.tainted:
             return
         ctx.lenient_names |= tainted
