@@ -155,6 +155,35 @@ def test_repository_headers_are_found_as_the_build_would(tree) -> None:  # type:
     assert any("FreeTensor" in d.message for d in mutated.errors), mutated.diagnostics
 
 
+def test_a_repository_copy_of_the_interface_is_not_read_in_its_place(tree) -> None:  # type: ignore[no-untyped-def]
+    """The repository that ships the AscendC interface itself (asc-devkit) has `c_api/asc_simd.h`
+    whose implementation calls compiler built-ins no header declares: its examples include the
+    interface, which the surface answers or nobody does; a helper header is still read."""
+    root = tree(
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "include/c_api/asc_simd.h": "#pragma once\ninline void asc_dci() { dci(); }\n",
+            "examples/common/helper/consts.h": "#pragma once\nconstexpr int32_t TILE = 64;\n",
+            "examples/c_api/add/add.asc": """\
+                #include "c_api/asc_simd.h"
+                #include "common/helper/consts.h"
+                __global__ __aicore__ void add(__gm__ float* x)
+                {
+                    asc_dci();
+                    AscendC::PipeBarrier<PIPE_ALL>();
+                    int32_t tile = TILE;
+                }
+                """,
+        }
+    )
+    kernel = root / "examples/c_api/add/add.asc"
+    result = KernelChecker().check_file(kernel)
+    assert result.ok, result.errors
+    assert any(d.line == 1 and d.severity == "warning" for d in result.diagnostics)
+    text = kernel.read_text().replace("PipeBarrier", "PipeBarier")
+    assert not KernelChecker().check_file(kernel, overrides={kernel: text}).ok
+
+
 def test_unknown_vendor_headers_warn_but_ascendc_errors_still_fail(tree) -> None:  # type: ignore[no-untyped-def]
     root = tree(
         {

@@ -580,3 +580,77 @@ def test_the_vendor_spelling_of_half(checker: KernelChecker) -> None:
         "__aicore__ inline float First(LocalTensor<__fp16>& t) { return ToFloat<__fp16>(t.GetValue(0)); }\n"
     )
     _fails_with(checker, text, "t.GetValue(0)", "t.GetVaIue(0)", "GetVaIue")
+
+
+def test_a_missing_member_in_an_if_constexpr_branch_is_judged_like_the_compiler(
+    checker: KernelChecker,
+) -> None:
+    """`this->name` no member declares, in a class template without bases: an error in the body,
+    a warning inside an `if constexpr` branch (the compiler only judges instantiations taking it)."""
+    text = (
+        HEAD
+        + """
+template <int layout>
+class Offsets {
+public:
+    __aicore__ inline int64_t Row(int64_t i);
+    int64_t rowStride = 0;
+};
+
+template <int layout>
+__aicore__ inline int64_t Offsets<layout>::Row(int64_t i)
+{
+    if constexpr (layout == 1) {
+        return i * this->rowStrde;
+    }
+    return i * this->rowStride;
+}
+"""
+    )
+    branch = checker.check_source(text, "kernel.cpp")
+    assert branch.ok, _errors(branch)
+    warned = [d for d in branch.diagnostics if d.check == "clang.no_member"]
+    assert [d.line for d in warned] == [_line(text, "rowStrde")]
+    _fails_with(checker, text, "i * this->rowStride;", "i * this->rowStrid;", "no member named 'rowStrid'")
+
+
+def test_a_function_template_nothing_uses_is_not_judged_like_one_that_is_called(
+    checker: KernelChecker,
+) -> None:
+    """A shared header's helper template the operator never calls is never instantiated, so a
+    call in it no overload takes is a warning; called from the kernel (even through another
+    template, or from a template entry the build instantiates), it is an error."""
+    text = (
+        HEAD
+        + """
+template <typename T>
+__aicore__ inline void Store(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n)
+{
+    DataCopyExtParams params{1, n, 0, 0, 0};
+    DataCopyPadExtParams<T> pad{false, 0, 0, static_cast<T>(0)};
+    DataCopyPad(dst, src, params, pad);
+}
+
+template <typename T>
+__aicore__ inline void StoreTwice(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n)
+{
+    Store<T>(dst, src, n);
+    Store<T>(dst, src, n);
+}
+
+template <int mode>
+__global__ __aicore__ void store_kernel(GM_ADDR y)
+{
+    GlobalTensor<half> yGm;
+    yGm.SetGlobalBuffer((__gm__ half*)y);
+    LocalTensor<half> x;
+}
+"""
+    )
+    unused = checker.check_source(text, "kernel.cpp")
+    assert unused.ok, _errors(unused)
+    line = _line(text, "DataCopyPad(dst")
+    assert any(d.line == line and "never instantiated" in d.message for d in unused.diagnostics)
+    called = text.replace("LocalTensor<half> x;", "LocalTensor<half> x;\n    StoreTwice<half>(yGm, x, 8);")
+    result = checker.check_source(called, "kernel.cpp")
+    assert [d.line for d in result.errors] == [line], _errors(result)

@@ -23,6 +23,9 @@ from annotate.checker.classify import Context, Verdict, classify_unknown, closes
 from annotate.checker.toolchain import is_surface_file
 
 _TRANSPARENT = (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR)
+# The function template a quoted code fragment is checked inside (annotate.reasoning): nothing
+# calls it, but it stands for code the kernel runs, so it is judged as if instantiated.
+FRAGMENT_TEMPLATE = "CurateSnippet"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,107 @@ def _descend(cursor: ci.Cursor) -> Iterator[ci.Cursor]:
     for child in cursor.get_children():
         yield child
         yield from _descend(child)
+
+
+def _descend_with_branches(
+    cursor: ci.Cursor, branches: tuple[ci.Cursor, ...] = ()
+) -> Iterator[tuple[ci.Cursor, tuple[ci.Cursor, ...]]]:
+    """Depth-first, with the `if` statements each cursor sits inside."""
+    for child in cursor.get_children():
+        yield child, branches
+        inner = (*branches, child) if child.kind == ci.CursorKind.IF_STMT else branches
+        yield from _descend_with_branches(child, inner)
+
+
+def _is_constexpr_if(statement: ci.Cursor) -> bool:
+    tokens = cu.tokens_from(statement, 2)
+    return tokens[:2] == ["if", "constexpr"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A function template at namespace scope: where its body is, and what it refers to."""
+
+    usr: str
+    path: str
+    lines: range
+    is_root: bool  # instantiated by the build (a template entry) or judged as if it were
+
+
+def _free_templates(tu: ci.TranslationUnit, unit_files: set[str]) -> list[_Template]:
+    found = []
+    for cursor in unit_cursors(tu.cursor, unit_files):
+        if cursor.kind != ci.CursorKind.FUNCTION_TEMPLATE or not cursor.is_definition():
+            continue
+        parent = cursor.semantic_parent
+        if parent is not None and parent.kind in cu.CLASS_KINDS:
+            continue  # a member: instantiated with its class, which a kernel nearly always is
+        head = cu.tokens_from(cursor, 60, span=400)
+        extent = cursor.extent
+        found.append(
+            _Template(
+                cursor.get_usr(),
+                norm(cu.file_of(cursor)),
+                range(extent.start.line, extent.end.line + 1),
+                cursor.spelling == FRAGMENT_TEMPLATE
+                or "__global__" in head[: head.index("(") if "(" in head else None],
+            )
+        )
+    return found
+
+
+def _referenced_templates(cursor: ci.Cursor) -> list[str]:
+    if cursor.kind == ci.CursorKind.OVERLOADED_DECL_REF:
+        targets = cu.overloaded_decls(cursor)
+    elif cursor.kind in (ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.MEMBER_REF_EXPR):
+        targets = [cursor.referenced] if cursor.referenced is not None else []
+    else:
+        return []
+    usrs = []
+    for target in targets:
+        if target.kind == ci.CursorKind.FUNCTION_DECL:
+            # a call clang resolved already names the specialisation: back to its template
+            target = ci.conf.lib.clang_getSpecializedCursorTemplate(target) or target
+        if target.kind == ci.CursorKind.FUNCTION_TEMPLATE:
+            usrs.append(target.get_usr())
+    return usrs
+
+
+def _excuse_unused_templates(
+    tu: ci.TranslationUnit, unit_files: set[str], findings: list[Finding]
+) -> list[Finding]:
+    """The checks here judge template bodies clang leaves to instantiation. A namespace-scope
+    function template nothing in the unit uses (a shared header's helper the operator never
+    calls) is never instantiated, so the build never judges it: its findings are warnings."""
+    templates = _free_templates(tu, unit_files)
+    if not templates:
+        return findings
+
+    def enclosing(path: str, line: int) -> _Template | None:
+        inside = [t for t in templates if t.path == path and line in t.lines]
+        return min(inside, key=lambda t: len(t.lines)) if inside else None
+
+    callers: dict[str, set[str | None]] = {}
+    for cursor in unit_cursors(tu.cursor, unit_files):
+        for usr in _referenced_templates(cursor):
+            owner = enclosing(norm(cu.file_of(cursor)), cursor.location.line)
+            if owner is None or owner.usr != usr:
+                callers.setdefault(usr, set()).add(owner.usr if owner is not None else None)
+    live = {t.usr for t in templates if t.is_root} | {usr for usr, by in callers.items() if None in by}
+    grew = True
+    while grew:
+        before = len(live)
+        live |= {usr for usr, by in callers.items() if by & live}
+        grew = len(live) != before
+    excused = []
+    for finding in findings:
+        owner = enclosing(norm(finding.path), finding.line)
+        if finding.verdict.severity == "error" and owner is not None and owner.usr not in live:
+            reason = " (in a function template nothing in the unit uses, so never instantiated)"
+            v = finding.verdict
+            finding = Finding(finding.path, finding.line, Verdict("warning", v.check, v.message + reason))
+        excused.append(finding)
+    return excused
 
 
 def _callee(call: ci.Cursor) -> ci.Cursor | None:
@@ -243,6 +347,8 @@ class AstChecker:
             if verdict is not None:
                 findings.append(Finding(cu.file_of(cursor), cursor.location.line, verdict))
         self.ctx.in_host = False
+        if any(f.verdict.severity == "error" for f in findings):
+            findings = _excuse_unused_templates(tu, unit_files, findings)
         return findings
 
     def _check_call(self, call: ci.Cursor) -> Verdict | None:
@@ -320,7 +426,7 @@ class AstChecker:
             if child.spelling:
                 members.add(child.spelling)
         found: list[Finding] = []
-        for node in _descend(method):
+        for node, branches in _descend_with_branches(method):
             if node.kind != ci.CursorKind.MEMBER_REF_EXPR or node.referenced is not None:
                 continue
             children = list(node.get_children())
@@ -333,9 +439,14 @@ class AstChecker:
             near = closest(name, members)
             hint = f"; did you mean '{near}'?" if near else ""
             message = f"no member named '{name}' in '{definition.spelling}'{hint}"
-            found.append(
-                Finding(cu.file_of(node), node.location.line, Verdict("error", "clang.no_member", message))
-            )
+            verdict = Verdict("error", "clang.no_member", message)
+            if any(_is_constexpr_if(branch) for branch in branches):
+                # the compiler judges a discarded `if constexpr` branch only in an instantiation
+                # that takes it, and the build may never make one
+                verdict = Verdict(
+                    "warning", "clang.no_member", message + " (inside an `if constexpr` branch)"
+                )
+            found.append(Finding(cu.file_of(node), node.location.line, verdict))
         return found
 
     def _check_dependent_member(self, member: ci.Cursor, call: ci.Cursor | None = None) -> Verdict | None:

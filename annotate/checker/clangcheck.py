@@ -189,9 +189,11 @@ class KernelChecker:
         if unit.op_header:
             args += ["-include", OP_CONTEXT_HEADER]
         args += [f"-D{k}={v}" for k, v in unit.defines.items()]
+        # the stubs first: a name the plan found nowhere (or an interface header a repository
+        # also carries) must not be picked up from a directory later in the search
+        args.append(f"-I{MISSING_DIR}")
         args += [f"-I{d}" for d in unit.dirs]
         args += [f"-I{d}" for d in surface_include_dirs()]
-        args.append(f"-I{MISSING_DIR}")
         unsaved = list(unit.changed.items()) + list(missing_stub_files(unit.missing, unit.forwarded))
         if unit.op_header:
             unsaved.append((OP_CONTEXT_HEADER, unit.op_header))

@@ -197,3 +197,15 @@ def skipped_lines(tu: ci.TranslationUnit, path: str) -> set[int]:
         lines.update(range(r.start.line, r.end.line + 1))
     lib.clang_disposeSourceRangeList(ranges)
     return lines
+
+
+def tokens_from(cursor: ci.Cursor, count: int, span: int = 32) -> list[str]:
+    """The first `count` token spellings of `cursor`, without tokenising its whole extent (an `if`
+    statement can span a thousand lines)."""
+    start = cursor.extent.start
+    if start.file is None:
+        return []
+    end_offset = min(cursor.extent.end.offset, start.offset + span)
+    end = ci.SourceLocation.from_offset(cursor.translation_unit, start.file, end_offset)
+    extent = ci.SourceRange.from_locations(start, end)
+    return [t.spelling for t in cursor.translation_unit.get_tokens(extent=extent)][:count]

@@ -18,6 +18,11 @@ from pathlib import Path
 from schemas.ascendc import VIRTUAL_ROOT, Include, operator_dir, scan_includes
 
 MISSING_DIR = f"{VIRTUAL_ROOT}/missing/a/b/c/d/e"
+# The top-level folders the AscendC package installs its interface headers under. An include
+# spelt this way means the interface: the surface answers it or nobody does. A repository that
+# carries the interface's own implementation (asc-devkit) is not read in its place, because that
+# implementation calls compiler built-ins no header declares.
+INTERFACE_INCLUDE_DIRS = ("adv_api", "aicpu_api", "basic_api", "c_api", "simt_api", "tensor_api")
 _REPO_MARKERS = (".git", ".gitmodules")
 
 
@@ -112,6 +117,8 @@ def resolve(
 
     "forward": a repository file clang cannot reach through include directories (a sibling
     operator's header); the checker gives clang a one-line virtual header including it."""
+    if is_interface_include(inc.name):
+        return _from_surface(inc.name, surface_dirs)
     if inc.quoted:
         candidate = includer.parent / inc.name
         if candidate.is_file():
@@ -123,12 +130,12 @@ def resolve(
     for candidate in sibling_operator_candidates(inc.name, includer):
         if candidate.is_file():
             return "forward", candidate
-    for candidate in sibling_operator_candidates(inc.name, includer):
-        if candidate.is_file():
-            return "local", candidate
-    for d in surface_dirs:
-        if (d / inc.name).is_file():
-            return "surface", None
+    return _from_surface(inc.name, surface_dirs)
+
+
+def _from_surface(name: str, surface_dirs: list[Path]) -> tuple[str, None]:
+    if any((d / name).is_file() for d in surface_dirs):
+        return "surface", None
     return "missing", None
 
 
@@ -160,7 +167,11 @@ def plan_includes(
                     queue.append(found)
             elif kind == "surface":
                 plan.surface.add(inc.name)
-            elif inc.quoted and (extra := repository_include_dir(entry, inc.name)) is not None:
+            elif (
+                inc.quoted
+                and not is_interface_include(inc.name)
+                and (extra := repository_include_dir(entry, inc.name)) is not None
+            ):
                 # the build's own -I: a directory of the repository holds the header as spelt
                 dirs.append(extra)
                 found = extra / inc.name
@@ -170,6 +181,12 @@ def plan_includes(
             else:
                 plan.missing.setdefault(inc.name, (current, inc.line))
     return plan
+
+
+def is_interface_include(name: str) -> bool:
+    """`c_api/asc_simd.h`, `basic_api/kernel_operator_block_sync_intf.h`: an AscendC interface
+    header, whoever else has a file of that name."""
+    return Path(name).parts[0] in INTERFACE_INCLUDE_DIRS
 
 
 def repository_include_dir(entry: Path, name: str) -> Path | None:

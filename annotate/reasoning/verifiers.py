@@ -15,6 +15,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from annotate.checker.astcheck import FRAGMENT_TEMPLATE
 from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
 from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
@@ -43,7 +44,9 @@ _SNIPPET_PREFIX = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 # Statements are checked inside a function template whose unknown variables (the kernel's members
 # and locals the fragment does not show) get the template's type: calls on them become dependent,
 # so the API name and argument count are still checked, their types are not guessed.
-_FRAGMENT_HEAD = _SNIPPET_PREFIX + "template <typename CurateT>\n__aicore__ inline void CurateSnippet()\n{\n"
+_FRAGMENT_HEAD = (
+    _SNIPPET_PREFIX + f"template <typename CurateT>\n__aicore__ inline void {FRAGMENT_TEMPLATE}()\n{{\n"
+)
 
 
 def snippet_source(block: str, unknown: tuple[str, ...] = ()) -> tuple[str, int]:
