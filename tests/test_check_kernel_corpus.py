@@ -1,7 +1,7 @@
 """The example corpus passes `check-kernel`, and single-site mutations of it fail on the right line.
 
-Entry kernels are found the simple way: every file under examples/corpus/*/ that contains
-`__global__`. Mutations are applied in memory (nothing is written into the corpus).
+Entry kernels are found the simple way: every file under examples/corpus/*/ that uses
+`__global__` (or CATLASS_GLOBAL) outside a #define. Mutations are applied in memory (nothing is written into the corpus).
 """
 
 from __future__ import annotations
@@ -27,11 +27,20 @@ CORPUS = EXAMPLES / "corpus"
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}
 
 
+def _declares_an_entry(text: str) -> bool:
+    """A `__global__` (or catlass's CATLASS_GLOBAL) outside a #define: a header that only
+    defines the macro is not a kernel (checked alone, nothing in it is ever instantiated)."""
+    return any(
+        ("__global__" in line or "CATLASS_GLOBAL" in line) and not line.lstrip().startswith("#")
+        for line in text.splitlines()
+    )
+
+
 def corpus_kernels() -> list[Path]:
     return sorted(
         p
         for p in CORPUS.glob("*/**/*")
-        if p.suffix in SUFFIXES and p.is_file() and "__global__" in p.read_text(errors="replace")
+        if p.suffix in SUFFIXES and p.is_file() and _declares_an_entry(p.read_text(errors="replace"))
     )
 
 

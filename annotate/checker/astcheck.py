@@ -111,6 +111,8 @@ def _referenced_templates(cursor: ci.Cursor) -> list[str]:
         return []
     usrs = []
     for target in targets:
+        if target.kind == ci.CursorKind.UNEXPOSED_DECL and target.referenced is not None:
+            target = target.referenced  # the name a using-declaration brought in
         if target.kind == ci.CursorKind.FUNCTION_DECL:
             # a call clang resolved already names the specialisation: back to its template
             target = ci.conf.lib.clang_getSpecializedCursorTemplate(target) or target

@@ -42,6 +42,7 @@
 #define __launch_bounds__(...)
 #define LAUNCH_BOUND(n) __launch_bounds__(n)
 #define __inline__ inline
+#define __forceinline__ inline __attribute__((always_inline))
 #define __vector__ __attribute__((annotate("vector")))
 #define __cube__ __attribute__((annotate("cube")))
 // catlass kernels name the same qualifiers through their own macros.

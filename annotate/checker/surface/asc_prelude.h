@@ -81,6 +81,10 @@ enum event_t {
     EVENT_ID7,
 };
 enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
+// Fixpipe quantisation and padding modes are compiler built-ins too: kernels outside namespace
+// AscendC name them unqualified (`QuantMode_t::F322F16`).
+enum QuantMode_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+enum pad_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
 
 // Kernel task types for KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE.
 enum KernelMetaType {

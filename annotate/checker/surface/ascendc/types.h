@@ -148,8 +148,6 @@ enum class AtomicOp : uint8_t { ATOMIC_SUM = 0 };
 enum class DumpType : uint8_t { DUMP_DEFAULT = 0, DUMP_SCALAR, DUMP_TENSOR, DUMP_SHAPE, DUMP_ASSERT, DUMP_META, DUMP_TIME_STAMP };
 enum class DeQuantMode : uint8_t { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW };
 enum class TShapeType : uint8_t { DEFAULT = 0, NHWC, NC1HWC0, NHC, NCHT, ND, FRACTAL_NZ, HNC, HCNT, NDHWC, NCHW, NCH, HWCN };
-enum QuantMode_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
-enum pad_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
 
 // Precision/algorithm choices of the newer math interfaces.
 enum class ExpAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
