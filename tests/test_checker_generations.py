@@ -654,3 +654,25 @@ __global__ __aicore__ void store_kernel(GM_ADDR y)
     called = text.replace("LocalTensor<half> x;", "LocalTensor<half> x;\n    StoreTwice<half>(yGm, x, 8);")
     result = checker.check_source(called, "kernel.cpp")
     assert [d.line for d in result.errors] == [line], _errors(result)
+
+
+FUSED_950 = """\
+#include "kernel_operator.h"
+#define ALWAYS __forceinline__ __aicore__
+// outside namespace AscendC and without `using namespace`: the built-in enum is global
+ALWAYS void Quantise(AscendC::FixpipeParamsV220& params) { params.quantPre = QuantMode_t::QF322F16_PRE; }
+__simd_vf__ inline void Softmax(__ubuf__ float* dst, __ubuf__ half* src)
+{
+    AscendC::Reg::RegTensor<half> x, rowMax;
+    AscendC::Reg::RegTensor<float> e;
+    AscendC::Reg::MaskReg mask;
+    AscendC::Reg::FusedExpSub(e, x, rowMax, mask);
+}
+"""
+
+
+def test_fused_register_ops_with_wider_results_and_global_quant_modes(checker: KernelChecker) -> None:
+    _fails_with(
+        checker, FUSED_950, "FusedExpSub(e, x, rowMax, mask);", "FusedExpSub(e, x, mask);", "FusedExpSub"
+    )
+    _fails_with(checker, FUSED_950, "QuantMode_t::QF322F16_PRE", "QuantMode_t::QF322F16_PER", "QF322F16_PER")

@@ -297,6 +297,10 @@ def _shadowed_call(message: str, failed_calls: list[tuple[str, list[str]]], ctx:
     return None
 
 
+# The compiler's built-in enums (global, declared by the surface's prelude with every member).
+COMPILER_ENUMS = frozenset({"pipe_t", "event_t", "mem_dsb_t", "QuantMode_t", "pad_t"})
+
+
 def _closed_class_member(name: str, owner: str, ctx: Context) -> bool:
     """`no member named NAME in OWNER` cannot be a follow-on of a missing include: OWNER is defined
     by the unit with a header naming only known things, and NAME is written nowhere else (a member
@@ -323,9 +327,9 @@ def _member_verdict(name: str, owner: str, message: str, ctx: Context) -> Verdic
         return Verdict(
             "warning", "surface.unproven", f"{message} (not counted: the surface approximates this type)"
         )
-    if owner.startswith("AscendC::") and short_owner not in ctx.corrected_to:
-        # the object is an AscendC class the surface declares completely: a missing member is an
-        # error whatever else on the line is unknown
+    if (owner.startswith("AscendC::") or owner in COMPILER_ENUMS) and short_owner not in ctx.corrected_to:
+        # the object is an AscendC class (or compiler enum) the surface declares completely: a
+        # missing member is an error whatever else on the line is unknown
         return Verdict("error", "ascendc.unknown_member", message)
     if short_owner in ctx.tiling_fields:
         # a tiling structure rebuilt from the operator's host sources: a near miss of one of its

@@ -83,7 +83,42 @@ enum event_t {
 enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
 // Fixpipe quantisation and padding modes are compiler built-ins too: kernels outside namespace
 // AscendC name them unqualified (`QuantMode_t::F322F16`).
-enum QuantMode_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+enum QuantMode_t {
+    NoQuant = 0,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8_PRE,
+    VQF322B8_PRE,
+    REQ8,
+    VREQ8,
+    REQ4,
+    VREQ4,
+    DEQS16,
+    VDEQS16,
+    QF162B8_PRE,
+    VQF162B8_PRE,
+    QF162S4_PRE,
+    VQF162S4_PRE,
+    QF162S16_PRE,
+    VQF162S16_PRE,
+    // Ascend950 (arch35) fixpipe modes
+    QF322F16_PRE,
+    VQF322F16_PRE,
+    QF322BF16_PRE,
+    VQF322BF16_PRE,
+    QF322F32_PRE,
+    VQF322F32_PRE,
+    QF322FP8_PRE,
+    VQF322FP8_PRE,
+    QF322HIF8_PRE,
+    VQF322HIF8_PRE,
+    QF322HIF8_PRE_HYBRID,
+    VQF322HIF8_PRE_HYBRID,
+    QS322BF16_PRE,
+    VQS322BF16_PRE,
+};
 enum pad_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
 
 // Kernel task types for KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE.

@@ -340,7 +340,14 @@ CURATE_REG_BINARY(MulDstAdd);
 CURATE_REG_BINARY(Mula);
 CURATE_REG_BINARY(FusedMulDstAdd);
 CURATE_REG_BINARY(AbsSub);
-CURATE_REG_BINARY(ExpSub);
+CURATE_REG_BINARY(FusedAbsSub);
+// exp(src0 - src1), the result may be wider than the sources (half in, float out)
+template <typename T = DefaultType, typename U = DefaultType, RegLayout layout = RegLayout::ZERO,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
+__aicore__ inline void FusedExpSub(S& dstReg, V& srcReg0, V& srcReg1, MaskReg& mask);
+template <typename T = DefaultType, typename U = DefaultType, RegLayout layout = RegLayout::ZERO,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
+__aicore__ inline void ExpSub(S& dstReg, V& srcReg0, V& srcReg1, MaskReg& mask);
 CURATE_REG_BINARY(ShiftLeft);
 CURATE_REG_BINARY(ShiftRight);
 CURATE_REG_SCALAR(Adds);
@@ -352,6 +359,9 @@ CURATE_REG_SCALAR(ShiftLefts);
 CURATE_REG_SCALAR(ShiftRights);
 CURATE_REG_SCALAR(Axpy);
 CURATE_REG_SCALAR(MulsCast);
+template <typename T0 = DefaultType, typename T1 = DefaultType, typename T2, RegLayout layout = RegLayout::ZERO,
+          typename T3, typename T4>
+__aicore__ inline void FusedMulsCast(T3& dstReg, T4& srcReg, T2 scalarValue, MaskReg& mask);
 template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
 __aicore__ inline void Abs(S& dstReg, V& srcReg, MaskReg& mask);
 template <typename T = DefaultType, typename U>
