@@ -12,7 +12,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from schemas.ascendc import INCLUDE_RE
+from schemas.ascendc import INCLUDE_RE, unit_file_marker
 
 
 @dataclass(slots=True)
@@ -133,5 +133,5 @@ def assemble_code(files: list[str], read: Callable[[str], str | None]) -> str:
         if i == 0:
             parts.append(text.rstrip("\n") + "\n")
         else:
-            parts.append(f"\n// ---- {rel} ----\n" + text.rstrip("\n") + "\n")
+            parts.append("\n" + unit_file_marker(rel) + "\n" + text.rstrip("\n") + "\n")
     return "".join(parts)

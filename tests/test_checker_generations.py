@@ -10,6 +10,8 @@ from annotate.checker.clangcheck import CheckResult, KernelChecker
 from annotate.checker.opcontext import active_text, build_macros, op_context
 from annotate.reasoning import SurfaceVerifier
 from annotate.task import render_reasoning
+from parsers.includes import assemble_code
+from schemas.ascendc import split_unit_code
 from schemas.verdicts import is_accepted
 from tests.test_annotate_task import make_unit
 from tests.test_verify_grounding import SECTIONS
@@ -676,3 +678,47 @@ def test_fused_register_ops_with_wider_results_and_global_quant_modes(checker: K
         checker, FUSED_950, "FusedExpSub(e, x, rowMax, mask);", "FusedExpSub(e, x, mask);", "FusedExpSub"
     )
     _fails_with(checker, FUSED_950, "QuantMode_t::QF322F16_PRE", "QuantMode_t::QF322F16_PER", "QF322F16_PER")
+
+
+def test_an_assembled_unit_is_checked_as_the_tree_it_came_from(checker: KernelChecker) -> None:
+    """A unit's code is its entry file, then its headers behind marker lines: checked as one text,
+    the header's namespace would come after the `using namespace` that names it."""
+    files = {
+        "image/blur/op_kernel/blur.cpp": HEAD
+        + '#include "arch35/blur_simt.h"\nusing namespace BlurOps;\n'
+        + 'extern "C" __global__ __aicore__ void blur(GM_ADDR x) { Blur<float> op; op.Process(x); }\n',
+        "image/blur/op_kernel/arch35/blur_simt.h": HEAD
+        + "namespace BlurOps {\ntemplate <typename T>\nstruct Blur {\n"
+        + "    __aicore__ inline void Process(GM_ADDR x) { GlobalTensor<T> g; g.SetGlobalBuffer((__gm__ T*)x); }\n"
+        + "};\n}  // namespace BlurOps\n",
+    }
+    code = assemble_code(list(files), files.get)
+    assert [path for path, _ in split_unit_code(code, "image/blur/op_kernel/blur.cpp")] == list(files)
+    assert not checker.check_source(code, "blur.cpp").ok  # the order of one text, not the code
+    result = checker.check_unit_code(code, "image/blur/op_kernel/blur.cpp")
+    assert result.ok, _errors(result)
+    bad = checker.check_unit_code(
+        code.replace("g.SetGlobalBuffer", "g.SetGlobalBufer"), "image/blur/op_kernel/blur.cpp"
+    )
+    assert [(d.path, d.line) for d in bad.errors] == [("image/blur/op_kernel/arch35/blur_simt.h", 6)]
+
+
+CPU_DEBUG_TEST = """\
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y);
+void RunOnHost()
+{
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(1024);
+    uint8_t* y = (uint8_t*)AscendC::GmAlloc(1024);
+    ICPU_SET_TILING_KEY(1);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(add_custom, 8, x, y);
+    AscendC::GmFree((void*)x);
+    AscendC::GmFree((void*)y);
+}
+"""
+
+
+def test_the_cpu_debug_library_of_kernel_unit_tests(checker: KernelChecker) -> None:
+    good = "uint8_t* x = (uint8_t*)AscendC::GmAlloc(1024);"
+    _fails_with(checker, CPU_DEBUG_TEST, good, good.replace("GmAlloc", "GmAlocc"), "GmAlocc")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import clang.cindex as ci
@@ -46,7 +47,12 @@ from annotate.checker.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
-from schemas.ascendc import VIRTUAL_ROOT, blank_bracket_attribute_defines, blank_launch_statements
+from schemas.ascendc import (
+    VIRTUAL_ROOT,
+    blank_bracket_attribute_defines,
+    blank_launch_statements,
+    split_unit_code,
+)
 from schemas.cpp import CPP_KEYWORDS
 
 MAX_REPARSES = 4
@@ -134,6 +140,35 @@ class KernelChecker:
         options = options or CheckOptions()
         path = Path(f"{VIRTUAL_ROOT}/snippets/{Path(name).name}")
         return self._check(path, options, {path: text}, display=name)
+
+    def check_unit_code(self, code: str, entry: str, options: CheckOptions | None = None) -> CheckResult:
+        """A unit's assembled code (entry file, then its repository headers behind marker lines)
+        checked as the tree it came from: the files are written out under their repository
+        paths in a temporary directory, so the entry's includes find its headers where the
+        build did. Checked as one text instead, a header would come after the code that uses
+        it. Paths in the result are the repository's."""
+        files = split_unit_code(code, entry)
+        relative = [PurePosixPath(rel) for rel, _ in files]
+        if len(files) == 1 or any(p.is_absolute() or ".." in p.parts or not p.parts for p in relative):
+            return self.check_source(code, Path(entry).name or "kernel.cpp", options)
+        with tempfile.TemporaryDirectory(prefix="curate-unit-") as tmp:
+            root = Path(tmp).resolve()
+            for rel, (_, text) in zip(relative, files, strict=True):
+                target = root / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            result = self.check_file(root / relative[0], options)
+        entry_dir = (root / relative[0]).parent
+
+        def repository_path(shown: str) -> str:
+            """The checker shows a header relative to the entry's folder, others absolutely."""
+            if not shown:
+                return shown
+            full = os.path.normpath(entry_dir / shown)  # an absolute `shown` stays itself
+            return Path(full).relative_to(root).as_posix() if full.startswith(f"{root}/") else shown
+
+        diagnostics = [replace(d, path=repository_path(d.path)) for d in result.diagnostics]
+        return CheckResult(entry, result.ok, diagnostics)
 
     def _check(
         self, path: Path, options: CheckOptions, overrides: dict[Path, str], display: str

@@ -121,11 +121,10 @@ class SurfaceVerifier:
         if key not in self._kernel_results:
             if len(self._kernel_results) >= _KERNEL_CACHE_SIZE:
                 self._kernel_results.pop(next(iter(self._kernel_results)))
-            name = Path(unit.path).name or "kernel.cpp"
             self._kernel_results[key] = (
-                self.checker.check_source(unit.code, name, CheckOptions(soc=self.config.soc))
+                self.checker.check_unit_code(unit.code, unit.path, CheckOptions(soc=self.config.soc))
                 if unit.code.strip()
-                else CheckResult(name, True, [])
+                else CheckResult(Path(unit.path).name or "kernel.cpp", True, [])
             )
         return self._kernel_results[key]
 

@@ -26,6 +26,26 @@ VIRTUAL_ROOT = "/__curate__"
 # The annotate attribute of an entry's `__global__` (and of `__aicore__`) in keywords.h.
 GLOBAL_ANNOTATION = "global"
 
+# A unit's code (KernelUnit.code) is assembled: the entry file, then each repository header it
+# includes, behind a marker line that names the header relative to the repository root.
+_UNIT_FILE_MARKER_RE = re.compile(r"^// ---- (?P<path>[^\n]+?) ----$", re.MULTILINE)
+
+
+def unit_file_marker(path: str) -> str:
+    return f"// ---- {path} ----"
+
+
+def split_unit_code(code: str, entry: str) -> list[tuple[str, str]]:
+    """The files of an assembled unit's code as (path, text), the entry first: the inverse of
+    the ingest's assembly, so the unit can be checked as the tree it came from."""
+    markers = list(_UNIT_FILE_MARKER_RE.finditer(code))
+    ends = [m.start() for m in markers] + [len(code)]
+    files = [(entry, code[: ends[0]].removesuffix("\n"))]
+    for marker, end in zip(markers, ends[1:], strict=True):
+        files.append((marker["path"], code[marker.end() + 1 : end].removesuffix("\n")))
+    return files
+
+
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _CHEVRONS_RE = re.compile(r"<<<([^;{}]*?)>>>")
 # `#define __aicore__ [aicore]`: the vendor compiler's own spelling of its qualifiers, which kernels
