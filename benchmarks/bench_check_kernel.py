@@ -6,8 +6,9 @@
 Per repository:
 
 - acceptance: the share of real entry files the checker passes. An entry file is a source
-  (`.cpp .cc .asc .h .hpp`) that *defines* a `__global__ __aicore__` kernel (a declaration ending
-  in `;` does not count), outside test folders (`tests/ut/...` only declare entries for unit
+  (`.cpp .cc .asc .h .hpp`) that *defines* a `__global__ __aicore__` kernel (or `__global__
+  __vector__`/`__cube__`, as Ascend950 SIMD samples write it; a declaration ending in `;` does not
+  count), outside test folders (`tests/ut/...` only declare entries for unit
   tests) and build output;
 - detection: the share of single-mutation copies of accepted files that it fails, for two
   mutations: one AscendC API name misspelt, and the last argument of one AscendC API call dropped.
@@ -64,8 +65,10 @@ from tests.helpers.mutate import (  # noqa: E402
 
 # A kernel definition: `__global__` and `__aicore__` (either order) in the declaration, then the
 # parameter list, then the body's `{` (a `;` first means a declaration).
+# a `__global__` definition: with `__aicore__`, or `__vector__`/`__cube__` (Ascend950 SIMD samples)
 ENTRY_DEF_RE = re.compile(
-    r"(?:__global__[^;{}]*__aicore__|__aicore__[^;{}]*__global__)[^;{}]*?\w+\s*\([^;{}]*\)[^;{}]*\{"
+    r"(?:__global__[^;{}]*__(?:aicore|vector|cube)__|__(?:aicore|vector|cube)__[^;{}]*__global__)"
+    r"[^;{}]*?\w+\s*\([^;{}]*\)[^;{}]*\{"
 )
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}
 EXCLUDED_DIRS = {"tests", "test", "ut", "st", "testcases", "build_out", "build", "output", "opgen", ".git"}

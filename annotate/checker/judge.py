@@ -199,6 +199,8 @@ def judge(
     display: Callable[[str], str],
 ) -> list[Diagnostic]:
     errors, surface_errors = _raw_errors(tu, sources)
+    live = live_sources(tu, sources)
+    ctx.skipped_declared = skipped_declarations(sources, live)
     classify_errors(tu, errors, sources, ctx, failed_calls)
     diagnostics = [
         Diagnostic(
@@ -233,7 +235,6 @@ def judge(
                 Diagnostic(v.check, v.severity, v.message, display(finding.path), finding.line)
             )
             error_lines.add((norm(finding.path), finding.line))
-    live = live_sources(tu, sources)
     textual = misspelt_qualified_names(live, catalog, ctx.declared | ctx.unit_declared)
     if ctx.known:
         textual += misspelt_unqualified_calls(live, catalog, ctx.known | ctx.unit_declared)
@@ -264,6 +265,29 @@ def live_sources(tu: ci.TranslationUnit, sources: dict[str, str]) -> dict[str, s
     return live
 
 
+_DECLARATION_RES = (
+    re.compile(r"^\s*#\s*define\s+(\w+)"),
+    re.compile(r"^\s*using\s+(\w+)\s*="),
+    re.compile(r"^\s*typedef\b[^;]*?\b(\w+)\s*;"),
+    re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\s+[\w:<>,\s*&]+?\b(\w+)\s*(?:=|\{|\[)"),
+)
+
+
+def skipped_declarations(sources: dict[str, str], live: dict[str, str]) -> set[str]:
+    """Names declared (macros, aliases, typedefs, constants) only on lines the preprocessor
+    skipped: sample builds pick one of several `#if SCENARIO_NUM == n` branches with -D."""
+    skipped: set[str] = set()
+    kept: set[str] = set()
+    for file, text in sources.items():
+        if live.get(file, text) == text:
+            continue
+        for line, live_line in zip(text.split("\n"), live[file].split("\n"), strict=False):
+            for pattern in _DECLARATION_RES:
+                if match := pattern.match(line):
+                    (kept if live_line else skipped).add(match.group(1))
+    return skipped - kept
+
+
 def downgrade_same_line(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """A generic clang error on a line already explained as "the surface cannot know" is a
     follow-on of that cause (e.g. `void` returned by a call that could not be resolved)."""
@@ -275,6 +299,21 @@ def downgrade_same_line(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
                 "surface.cascade",
                 "warning",
                 f"follows from the line's other finding: {d.message}",
+                d.path,
+                d.line,
+            )
+        elif (
+            d.severity == "error"
+            and d.check == "clang"
+            and d.message.startswith("expected ")
+            and (d.path, d.line - 1) in explained
+        ):
+            # a declaration the surface could not read (`void f(std::vector<T>& x)` without
+            # <vector> parses as a variable) leaves the next line's `{` unexpected
+            d = Diagnostic(
+                "surface.cascade",
+                "warning",
+                f"follows from the previous line's finding: {d.message}",
                 d.path,
                 d.line,
             )

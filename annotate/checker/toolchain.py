@@ -17,7 +17,7 @@ from schemas.ascendc import KEYWORDS_HEADER
 
 SURFACE_DIR = Path(__file__).resolve().parent / "surface"
 PRELUDE = SURFACE_DIR / "asc_prelude.h"
-ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h")
+ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 // normalisation, quantisation, broadcast, padding).
 //
 // The elementwise math functions share one shape: (dst, src[, sharedTmpBuffer][, calCount]).
-// Interfaces whose parameter records the surface does not model (softmax, layernorm, ...) are
+// Interfaces whose parameter records the surface does not model (softmax, quantisation, ...) are
 // declared with a trailing parameter pack: their names and template parameters are checked,
 // their argument lists are not.
 #ifndef CURATE_ASCENDC_ADV_H
@@ -42,7 +42,15 @@ CURATE_CONFIG(FmaConfig, DEFAULT_FMA_CONFIG);
 CURATE_CONFIG(RintConfig, DEFAULT_RINT_CONFIG);
 CURATE_CONFIG(IsNanConfig, DEFAULT_IS_NAN_CONFIG);
 CURATE_CONFIG(IsInfConfig, DEFAULT_IS_INF_CONFIG);
-CURATE_CONFIG(CumSumConfig, defaultCumSumConfig);
+// CumSum: which axis, whether the last row is also written, and the scan algorithm.
+enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
+struct CumSumConfig {
+    bool isLastAxis{true};
+    bool isReuseSource{false};
+    bool outputLastRow{false};
+    CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+};
+constexpr CumSumConfig defaultCumSumConfig = {true, false, true};
 enum class SortType { RADIX_SORT = 0, MERGE_SORT };
 struct SortConfig {
     SortType type = SortType::RADIX_SORT;
@@ -156,6 +164,113 @@ struct SoftMaxShapeInfo {
     uint32_t oriSrcM = 0;
     uint32_t oriSrcK = 0;
 };
+// Statistics of the FlashAttention-3 softmax (SoftmaxFlashV3).
+struct SoftMaxParams {
+    uint32_t srcM{0};
+    uint32_t srcK{0};
+    uint32_t oriSrcM{0};
+    uint32_t oriSrcK{0};
+    uint32_t loopCnt{1};
+    uint32_t splitMeanCnt{8};
+    float alpha{0.9375};
+};
+// Normalisation records: the template configuration and the runtime shape of LayerNorm, Normalize
+// and the Welford statistics.
+enum class ReducePattern : uint32_t {
+    AR = 0,
+    RA = 1,
+    R,
+    ARA,
+    ARAR,
+    ARARA,
+    ARARAR,
+    ARARARA,
+    ARARARAR,
+    ARARARARA,
+    RAR,
+    RARA,
+    RARAR,
+    RARARA,
+    RARARAR,
+    RARARARA,
+};
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+    bool isOutputRstd = true;
+};
+constexpr LayerNormConfig LNCFG_NORM = {};
+struct LayerNormPara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+constexpr NormalizeConfig NLCFG_NOBETA = {ReducePattern::AR, -1, true, false, false};
+constexpr NormalizeConfig NLCFG_NOGAMMA = {ReducePattern::AR, -1, false, true, false};
+constexpr NormalizeConfig NLCFG_NOOPT = {ReducePattern::AR, -1, true, true, false};
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+// The Welford configurations have a converting constructor only: `= {true}` works, `{}` does not.
+struct WelfordUpdateConfig {
+    __aicore__ constexpr WelfordUpdateConfig(const bool isInplaceIn) : isInplace(isInplaceIn) {}
+    bool isInplace = false;
+};
+constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+struct WelfordUpdateParam {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t abComputeLength;
+    float nRec;
+};
+struct WelfordFinalizeConfig {
+    __aicore__ constexpr WelfordFinalizeConfig(const bool isCorrectionIn) : isCorrection(isCorrectionIn) {}
+    bool isCorrection = false;
+};
+constexpr WelfordFinalizeConfig WFFINALIZE_DEFAULT_CFG = {false};
+struct WelfordFinalizePara {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t headCount;
+    uint32_t headCountLength;
+    uint32_t tailCount;
+    uint32_t tailCountLength;
+    float abRec;
+    float rRec;
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+    float rRecWithCorrection;  // the variance correction exists from the Ascend950 generation on
+#endif
+};
+struct LayerNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0, inputXSize = 0, meanVarSize = 0;
+    uint32_t numberOfTmpBuf = 0, meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0;
+    uint32_t varianceTmpTensorSize = 0, tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0, thirdTmpStartPos = 0, loopRound = 0, inputRoundSize = 0, inputTailSize = 0;
+    uint32_t inputTailPos = 0, meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0;
+    uint32_t bsCurLength = 0;
+    float lastDimValueBack = 0;
+};
+struct LayerNormSeparateTiling {
+    uint32_t aLength = 0, rLength = 0, halfAddRepeatTimes = 0, rHeadLength = 0;
+    float k2Rec = 0, k2RRec = 0;
+    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0, varianceTmpTensorPos = 0;
+    uint32_t varianceTmpTensorSize = 0, tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0, thirdTmpStartPos = 0, loopRound = 0, inputRoundSize = 0, inputTailSize = 0;
+    uint32_t inputTailPos = 0, meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, arCurLength = 0;
+    uint32_t aCurLength = 0;
+    float rValueBack = 0;
+};
 struct SelectWithBytesMaskShapeInfo {
     uint32_t firstAxis = 0;
     uint32_t srcLastAxis = 0;
@@ -171,6 +286,29 @@ struct PadParams {
     uint16_t rightPad = 0;
     int32_t padValue = 0;
 };
+// UnPad removes rightPad/leftPad elements from each row (constructible from the two counts).
+struct UnPadParams {
+    __aicore__ UnPadParams() {}
+    __aicore__ UnPadParams(const uint16_t leftPadIn, const uint16_t rightPadIn)
+        : leftPad(leftPadIn), rightPad(rightPadIn)
+    {}
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+};
+struct UnPadTiling {
+    uint32_t srcHeight = 0, srcWidth = 0, tmpBuffer1BlockNum = 0, tmpBuffer1RowNum = 0, tmpBuffer2Offset = 0;
+    uint32_t widthTiling = 0, widthFractal = 0, widthFractalTail = 0;
+};
+// TransData: the source and destination formats are a template argument, the layouts a runtime one.
+struct TransDataConfig {
+    DataFormat srcFormat;
+    DataFormat dstFormat;
+};
+template <typename T, typename U>
+struct TransDataParams {
+    T srcLayout;
+    U dstLayout;
+};
 struct PadTiling {
     uint32_t srcHeight = 0, srcWidth = 0, srcOriWidth = 0, widthWithoutLastBlock = 0, blocksPerRow = 0;
     uint32_t heightTiling = 0, heightFractal = 0, heightFractalTail = 0, mainLoopOffset = 0, tailBlockOffset = 0;
@@ -179,6 +317,34 @@ struct PadTiling {
     uint32_t brcbFractalTail = 0, maxRepeatTimes = 0, brcbTilingRepeatTimes = 0, brcbTilingRepeatTimesTail = 0;
     uint32_t brcbFractalTailRepeatTimes = 0, brcbFractalTailRepeatTimesTail = 0, reserved = 0;
 };
+// The generated kernel tiling header puts these in AscendC::tiling.
+namespace tiling {
+using AscendC::ConfusionTransposeTiling;
+using AscendC::LayerNormSeparateTiling;
+using AscendC::LayerNormTiling;
+using AscendC::PadTiling;
+using AscendC::SoftMaxTiling;
+using AscendC::TopkTiling;
+using AscendC::UnPadTiling;
+}  // namespace tiling
+
+// Host tiling library (softmax family): the shape is a ge::Shape, which kernels never see, so an
+// opaque name stands for it; the tiling record is filled in place.
+class TensorShape;
+void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                       SoftMaxTiling& softmaxTiling);
+void SoftMaxFlashTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                            const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxFlashTiling,
+                            const bool isUpdate = false);
+void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                              const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxFlashTiling,
+                              const bool isUpdate, const bool isBasicBlock = false,
+                              const bool isFlashOutputBrc = false);
+void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                              const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxFlashV3Tiling,
+                              const bool isUpdate, const bool isBasicBlock = false);
+void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           SoftMaxTiling& softmaxGradTiling, const bool isFront = false);
 
 // ---- elementwise math: (dst, src[, tmp][, calCount]) ------------------------------------------------
 #define CURATE_ADV_UNARY(Name)                                                                                  \
@@ -445,7 +611,18 @@ __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>
 template <typename T>
 __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling);
-CURATE_ADV_OPEN(UnPad);
+template <typename T>
+__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                             UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling);
+template <typename T>
+__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                             UnPadParams& unPadParams, UnPadTiling& tiling);
+template <const TransDataConfig& config, typename T, typename U, typename S>
+__aicore__ inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const TransDataParams<U, S>& params);
+template <const TransDataConfig& config, typename T, typename U, typename S>
+__aicore__ inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                                 const TransDataParams<U, S>& params);
 template <typename T>
 __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TransposeType transposeType,
                                  ConfusionTransposeTiling& tiling);
@@ -462,7 +639,71 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, T src0, const LocalTens
                               const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
                               const SelectWithBytesMaskShapeInfo& info);
 
-// Normalisation, softmax, quantisation, random numbers: names and template parameters only.
+// Normalisation: LayerNorm (the older variance form and the rstd form with a configuration),
+// Normalize with precomputed statistics, and the Welford online statistics.
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                                 const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+                                 const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+                                 LayerNormTiling& tiling);
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                                 const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+                                 const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+                                 LayerNormTiling& tiling);
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+                                 const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+                                 const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+                                 const LayerNormPara& para, const LayerNormSeparateTiling& tiling);
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+                                 const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+                                 const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormPara& para,
+                                 const LayerNormSeparateTiling& tiling);
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+__aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                                 const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                 const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
+                                 const NormalizePara& para);
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+__aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                                 const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                 const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                                 const float epsilon, const NormalizePara& para);
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+__aicore__ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                                     const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                                     const LocalTensor<T>& inputX, const WelfordUpdateParam& para);
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+__aicore__ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                                     const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                                     const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                     const WelfordUpdateParam& para);
+// WelfordFinalize takes the configuration from the Ascend950 generation on; earlier ones only
+// isReuseSource, which the same declaration accepts.
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                       const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para);
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                       const LocalTensor<int32_t>& counts, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                       WelfordFinalizePara& para);
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                       WelfordFinalizePara& para);
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                                       const LocalTensor<int32_t>& counts, WelfordFinalizePara& para);
+
+// Softmax, quantisation, random numbers: names and template parameters only.
 CURATE_ADV_OPEN(SoftMax);
 CURATE_ADV_OPEN(SimpleSoftMax);
 CURATE_ADV_OPEN(LogSoftMax);
@@ -471,16 +712,12 @@ CURATE_ADV_OPEN(SoftmaxFlashV2);
 CURATE_ADV_OPEN(SoftmaxFlashV3);
 CURATE_ADV_OPEN(SoftmaxGrad);
 CURATE_ADV_OPEN(SoftmaxGradFront);
-CURATE_ADV_OPEN(LayerNorm);
 CURATE_ADV_OPEN(LayerNormGrad);
 CURATE_ADV_OPEN(LayerNormGradBeta);
 CURATE_ADV_OPEN(RmsNorm);
 CURATE_ADV_OPEN(DeepNorm);
 CURATE_ADV_OPEN(BatchNorm);
 CURATE_ADV_OPEN(GroupNorm);
-CURATE_ADV_OPEN(Normalize);
-CURATE_ADV_OPEN(WelfordUpdate);
-CURATE_ADV_OPEN(WelfordFinalize);
 CURATE_ADV_OPEN(AscendQuant);
 CURATE_ADV_OPEN(AscendDequant);
 CURATE_ADV_OPEN(AscendAntiQuant);
@@ -488,7 +725,6 @@ CURATE_ADV_OPEN(Quantize);
 CURATE_ADV_OPEN(Dequantize);
 CURATE_ADV_OPEN(AntiQuantize);
 CURATE_ADV_OPEN(ConfusionTranspose);
-CURATE_ADV_OPEN(TransData);
 
 }  // namespace AscendC
 

@@ -55,6 +55,19 @@ struct LoadData2DParamsV2 {
     bool ifTranspose = false;
     uint8_t sid = 0;
 };
+// The scale (MX) part of an Ascend950 L1 -> L0 load: where and how much of the scale matrix moves.
+struct LoadData2DMxParams {
+    __aicore__ LoadData2DMxParams() {}
+    __aicore__ LoadData2DMxParams(const uint16_t xStartPositionIn, const uint16_t yStartPositionIn,
+                                  const uint8_t xStepIn, const uint8_t yStepIn, const uint16_t srcStrideIn,
+                                  const uint16_t dstStrideIn);
+    uint16_t xStartPosition = 0;
+    uint16_t yStartPosition = 0;
+    uint8_t xStep = 0;
+    uint8_t yStep = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+};
 struct LoadData2dTransposeParams {
     __aicore__ LoadData2dTransposeParams() {}
     __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
@@ -91,6 +104,39 @@ struct LoadData3DParamsV2 {
     bool filterSizeW = false;
     bool filterSizeH = false;
     bool fMatrixCtrl = false;
+};
+// Whether an image-to-column load re-issues the feature-map and padding settings itself.
+struct IsResetLoad3dConfig {
+    __aicore__ constexpr IsResetLoad3dConfig(const bool isSetFMatrixIn, const bool isSetPaddingIn)
+        : isSetFMatrix(isSetFMatrixIn), isSetPadding(isSetPaddingIn)
+    {}
+    bool isSetFMatrix = true;
+    bool isSetPadding = true;
+};
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+// Repeat settings of image-to-column loads, the union of the generations: the four-value form and
+// dstStride are those of the 3102/5102 classes, `reserved` that of the others.
+struct LoadDataRepeatParam {
+    __aicore__ LoadDataRepeatParam() {}
+    __aicore__ LoadDataRepeatParam(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                   const uint8_t repeatModeIn);
+    __aicore__ LoadDataRepeatParam(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                   const uint8_t repeatModeIn, const uint16_t dstStrideIn);
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint8_t reserved = 0;
+    uint16_t dstStride = 0;
+};
+// Repeat settings read by LoadDataWithStride (Ascend950).
+struct LoadDataRepeatParamWithStride {
+    __aicore__ LoadDataRepeatParamWithStride() {}
+    __aicore__ LoadDataRepeatParamWithStride(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                             const uint8_t repeatModeIn, const uint16_t dstStrideIn);
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
 };
 template <typename T>
 struct InitConstValueParams {
@@ -142,6 +188,17 @@ __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
 template <typename T, typename U, typename S, typename V>
 __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                             const LocalTensor<V>& bias, const MmadParams& mmadParams);
+// Ascend950: the product of MX (block-scaled) operands; the scales were loaded along with A and B.
+template <typename T, typename U, typename S>
+__aicore__ inline void MmadMx(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                              const MmadParams& mmadParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void MmadMx(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                              const LocalTensor<V>& bias, const MmadParams& mmadParams);
+// Sparse int8 product: B was compacted by LoadDataWithSparse with its index table.
+template <typename T = int32_t, typename U = int8_t>
+__aicore__ inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
+                                      const LocalTensor<U>& filter, const MmadParams& mmadParams);
 
 // ---- LoadData: L1 -> L0A/L0B (2-D or image-to-column 3-D) -----------------------------------------
 template <typename T>
@@ -156,9 +213,23 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                 const LoadData2DParamsV2& loadDataParams);
+// Ascend950: A or B together with its MX scale matrix.
 template <typename T, typename U = T>
+__aicore__ inline void LoadData(const LocalTensor<U>& dst, const LocalTensor<T>& src,
+                                const LocalTensor<fp8_e8m0_t>& srcMx, const LoadData2DParamsV2& loadDataParams,
+                                const LoadData2DMxParams& loadMxDataParams);
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                 const LoadData3DParamsV2<U>& loadDataParams);
+// Ascend950: as the 3-D LoadData, with the destination stride of SetLoadDataRepeatWithStride.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T>
+__aicore__ inline void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                          const LoadData3DParamsV2<U>& loadDataParams);
+template <typename T = int8_t, typename U = uint8_t>
+__aicore__ inline void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                          const LocalTensor<U>& idx, const LoadData2dParams& loadDataParam);
+template <typename T = int8_t>
+__aicore__ inline void LoadUnzipIndex(const GlobalTensor<T>& src, uint32_t numOfIndexTabEntry);
 template <typename T>
 __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                              const LoadData2dTransposeParams& loadDataParams);
@@ -167,6 +238,8 @@ __aicore__ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padL
 template <typename T>
 __aicore__ inline void SetLoadDataPaddingValue(const T padValue);
 __aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue);
+__aicore__ inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams);
+__aicore__ inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams);
 template <typename T, typename U = T>
 __aicore__ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams);
 template <typename T, typename U = T>
@@ -219,17 +292,36 @@ template <>
 struct TransformParams<CO2Layout::COLUMN_MAJOR> {
     using PARAMS = Nz2DnParams;
 };
-// The 3510 parameter record carries the V220 fields, relu settings and the layout's transform.
-template <CO2Layout format>
-struct FixpipeParamsArch3510 : FixpipeParamsV220 {
-    using FixpipeParamsV220::FixpipeParamsV220;
+// The Ascend950 (3510) parameter record: burst shape, quantisation, relu settings and the layout's
+// transform (`params`); it has no nz2nd fields of its own.
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+    __aicore__ FixpipeParamsArch3510() {}
+    __aicore__ FixpipeParamsArch3510(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                     const uint32_t dstStrideIn);
     ReluMode preReluMode = ReluMode::NO_RELU;
     ClipReluMode preClipReluMode = ClipReluMode::NOCLIP_RELU;
     uint64_t reluScalar;
     uint64_t vectorRelu;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
     uint8_t dualDstCtl = 0;
     bool subBlockId = false;
     typename TransformParams<format>::PARAMS params;
+    bool isChannelSplit = false;
+};
+// The earlier name of the same record.
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsC310 : FixpipeParamsArch3510<format> {
+    __aicore__ FixpipeParamsC310() {}
+    __aicore__ FixpipeParamsC310(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn);
 };
 template <typename T = int32_t>
 struct FixpipeParams {

@@ -11,6 +11,7 @@
 
 #include "ascendc/adv.h"
 #include "ascendc/std.h"
+#include "ascendc/reg.h"
 #include "ascendc/system.h"
 #include "ascendc/tensor.h"
 
@@ -342,6 +343,21 @@ __aicore__ inline void Concat(const LocalTensor<T>& dst, const LocalTensor<T>& s
 template <typename T>
 __aicore__ inline void Extract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
                                const int32_t modeNumber);
+
+// ---- reduces on tensors templated by ReduceType (declared with the register API) -------------
+// Per data block, per pair of elements, and per repeat; the mask is a count or a bit mask.
+#define CURATE_TYPED_REDUCE(Name, ...)                                                                          \
+    template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>                           \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,     \
+                                const int32_t repeatTime, const int32_t dstRepStride,                         \
+                                const int32_t srcBlkStride, const int32_t srcRepStride __VA_ARGS__);          \
+    template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>                           \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],  \
+                                const int32_t repeatTime, const int32_t dstRepStride,                         \
+                                const int32_t srcBlkStride, const int32_t srcRepStride __VA_ARGS__)
+CURATE_TYPED_REDUCE(ReduceDataBlock);
+CURATE_TYPED_REDUCE(ReducePairElem);
+CURATE_TYPED_REDUCE(ReduceRepeat, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX);
 
 }  // namespace AscendC
 

@@ -434,4 +434,129 @@ __aicore__ inline int64_t get_para_base();  // the kernel parameter area
 __aicore__ inline int64_t get_rsvd_cnt();
 __aicore__ inline uint64_t get_vms4_sr();
 
+// The Ascend950 (arch35) built-ins that the interface's C implementation and register-level
+// kernels call: data movement, predicate registers (p*), vector registers (v*), loop registers.
+// Predicates (`MaskReg p = plt_b32(n, POST_UPDATE)`) and a few getters return values whose type
+// the surface does not model: they convert to whatever the kernel assigns them to.
+struct CurateBuiltinValue {
+    template <typename CurateT>
+    __aicore__ inline operator CurateT() const;
+};
+#define CURATE_ANY_BUILTIN(Name)         \
+    template <typename... CurateArgs>    \
+    __aicore__ inline CurateBuiltinValue Name(CurateArgs... args)
+// Update modes of the predicate and register load/store built-ins (compiler enumerators).
+enum CurateRegUpdateMode { NORM = 0, POST_UPDATE };
+CURATE_BUILTIN(bxx);
+CURATE_BUILTIN(chistv2);
+CURATE_BUILTIN(copy_cbuf_to_ubuf);
+CURATE_BUILTIN(copy_gm_to_cbuf_align_v2);
+CURATE_BUILTIN(copy_gm_to_cbuf_multi_dn2nz);
+CURATE_BUILTIN(copy_gm_to_cbuf_multi_nd2nz);
+CURATE_BUILTIN(copy_gm_to_cbuf_v2);
+CURATE_BUILTIN(copy_matrix_cc_to_cbuf_s4);
+CURATE_BUILTIN(copy_matrix_cc_to_gm_s4);
+CURATE_BUILTIN(copy_matrix_cc_to_ub_s4);
+CURATE_BUILTIN(copy_ubuf_to_gm_align_v2);
+CURATE_BUILTIN(create_ca_matrix_h);
+CURATE_BUILTIN(create_ca_matrix_ui);
+CURATE_BUILTIN(create_cb_matrix_h);
+CURATE_BUILTIN(create_cb_matrix_ui);
+CURATE_BUILTIN(create_cbuf_matrix_h);
+CURATE_BUILTIN(create_cbuf_matrix_ui);
+CURATE_BUILTIN(dci);
+CURATE_BUILTIN(dhistv2);
+CURATE_BUILTIN(load_gm_to_cbuf_2dv2);
+CURATE_BUILTIN(load_gm_to_cbuf_2dv2_s4);
+CURATE_BUILTIN(mad_mx);
+CURATE_BUILTIN(movvp);
+CURATE_BUILTIN(nd_dma_dci);
+CURATE_BUILTIN(pand);
+CURATE_BUILTIN(pdintlv_b16);
+CURATE_BUILTIN(pdintlv_b32);
+CURATE_BUILTIN(pdintlv_b8);
+CURATE_BUILTIN(pintlv_b16);
+CURATE_BUILTIN(pintlv_b32);
+CURATE_BUILTIN(pintlv_b8);
+CURATE_BUILTIN(pld);
+CURATE_BUILTIN(plds);
+CURATE_BUILTIN(pmov);
+CURATE_BUILTIN(pnot);
+CURATE_BUILTIN(por);
+CURATE_BUILTIN(ppack);
+CURATE_BUILTIN(psel);
+CURATE_BUILTIN(pst);
+CURATE_BUILTIN(psts);
+CURATE_BUILTIN(pstu);
+CURATE_BUILTIN(punpack);
+CURATE_BUILTIN(pxor);
+CURATE_BUILTIN(set_loop1_stride_outtol1);
+CURATE_BUILTIN(set_loop2_stride_outtol1);
+CURATE_BUILTIN(set_loop_size_outtol1);
+CURATE_BUILTIN(set_mte2_nz_para);
+CURATE_BUILTIN(sprclr);
+CURATE_BUILTIN(st_dev);
+CURATE_BUILTIN(vabsdif);
+CURATE_BUILTIN(vaddc);
+CURATE_BUILTIN(vaddcs);
+CURATE_BUILTIN(vbr);
+CURATE_BUILTIN(vbs);
+CURATE_BUILTIN(vci);
+CURATE_BUILTIN(vcmps_eq);
+CURATE_BUILTIN(vcmps_ge);
+CURATE_BUILTIN(vcmps_gt);
+CURATE_BUILTIN(vcmps_le);
+CURATE_BUILTIN(vcmps_lt);
+CURATE_BUILTIN(vcmps_ne);
+CURATE_BUILTIN(vcvt);
+CURATE_BUILTIN(vdintlv);
+CURATE_BUILTIN(vdup);
+CURATE_BUILTIN(vexpdif);
+CURATE_BUILTIN(vgather2);
+CURATE_BUILTIN(vgather2_bc);
+CURATE_BUILTIN(vintlv);
+CURATE_BUILTIN(vld);
+CURATE_BUILTIN(vlda);
+CURATE_BUILTIN(vldas);
+CURATE_BUILTIN(vlds);
+CURATE_BUILTIN(vldu);
+CURATE_BUILTIN(vldus);
+CURATE_BUILTIN(vmov);
+CURATE_BUILTIN(vmull);
+CURATE_BUILTIN(vmulscvt);
+CURATE_BUILTIN(vneg);
+CURATE_BUILTIN(vpack);
+CURATE_BUILTIN(vprelu);
+CURATE_BUILTIN(vreduce);
+CURATE_BUILTIN(vscatter);
+CURATE_BUILTIN(vselr);
+CURATE_BUILTIN(vshls);
+CURATE_BUILTIN(vshrs);
+CURATE_BUILTIN(vsldb);
+CURATE_BUILTIN(vsqz);
+CURATE_BUILTIN(vsstb);
+CURATE_BUILTIN(vst);
+CURATE_BUILTIN(vsta);
+CURATE_BUILTIN(vstar);
+CURATE_BUILTIN(vstas);
+CURATE_BUILTIN(vsts);
+CURATE_BUILTIN(vstu);
+CURATE_BUILTIN(vstur);
+CURATE_BUILTIN(vstus);
+CURATE_BUILTIN(vsubc);
+CURATE_BUILTIN(vsubcs);
+CURATE_BUILTIN(vtrc);
+CURATE_BUILTIN(vunpack);
+CURATE_BUILTIN(vusqz);
+CURATE_BUILTIN(vxor);
+CURATE_ANY_BUILTIN(copy_matrix_cc_to_ub);
+CURATE_ANY_BUILTIN(get_ar);
+CURATE_ANY_BUILTIN(get_smmu_tag_ver);
+CURATE_ANY_BUILTIN(get_sys_va_base);
+CURATE_ANY_BUILTIN(movp_b16);
+CURATE_ANY_BUILTIN(movp_b32);
+CURATE_ANY_BUILTIN(plt_b16);
+CURATE_ANY_BUILTIN(plt_b32);
+CURATE_ANY_BUILTIN(plt_b8);
+
 #endif  // CURATE_ASCENDC_INTRINSICS_H

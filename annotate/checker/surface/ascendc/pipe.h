@@ -39,6 +39,11 @@ public:
     __aicore__ inline void FreeAllEvent();
     template <typename T>
     __aicore__ inline TBufState GetState(const LocalTensor<T>& tensor) const;
+    // how a user-defined buffer pool (TBufPool) hands its memory to the queue
+    __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
+    template <typename T>
+    __aicore__ inline void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                         uint32_t len);
 };
 
 // A queue at one position (VECIN, VECOUT, A1, B2, ...).

@@ -175,7 +175,34 @@ public:
     __aicore__ static inline void SetOverflow(uint64_t ctrlValue);
 };
 
+// Deterministic accumulation across cores: each core waits for the previous one, then signals
+// the next (a counter per core in global memory, staged through a local buffer).
+__aicore__ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace,
+                                                     LocalTensor<int32_t>& ubWorkspace);
+__aicore__ inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace);
+__aicore__ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace);
+
+// Scalar access to global memory that bypasses the data cache.
+template <typename T>
+__aicore__ inline void WriteGmByPassDCache(__gm__ T* addr, T value);
+template <typename T>
+__aicore__ inline T ReadGmByPassDCache(__gm__ T* addr);
+
+// A barrier between groups of cores (arrivers and waiters) through global memory.
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+template <PipeMode pipeMode>
+class GroupBarrier {
+public:
+    __aicore__ inline GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn);
+    __aicore__ inline void Arrive(uint32_t arriveIndex);
+    __aicore__ inline void Wait(uint32_t waitIndex);
+    __aicore__ inline uint64_t GetWorkspaceLen();
+};
+
 }  // namespace AscendC
+
+// The core's cycle counter (utils/debug/asc_time.h), for timing stretches of a kernel.
+__aicore__ inline uint64_t clock();
 
 // Device-side assertions and printing, usable outside the namespace as well. In a device build
 // (no CPU debugging) ASSERT expands to nothing at all, so code such as `n ASSERT(n != 0)` compiles;

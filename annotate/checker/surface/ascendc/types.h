@@ -73,6 +73,8 @@ enum class HardEvent : uint8_t {
     MAX,
 };
 using TEventID = int8_t;
+// Ascend950 MX kernels spell the scale element type in the namespace (AscendC::fp8_e8m0_t).
+using ::fp8_e8m0_t;
 enum class MemoryT : uint8_t { L1 = 0, L0A, L0B, L0C, UB, BIAS };
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 enum class TBufState : uint8_t { FREE = 0, OCCUPIED, ENQUE, DEQUE };

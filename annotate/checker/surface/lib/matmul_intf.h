@@ -313,7 +313,74 @@ struct MatmulApiStaticTiling {
     int32_t dbL0A = -1;
     int32_t dbL0B = -1;
     int32_t dbL0C = -1;
+    int32_t shareMode = -1;
+    int32_t shareL1Size = -1;
+    int32_t shareL0CSize = -1;
+    int32_t shareUbSize = -1;
+    int32_t ALayoutInfoB = -1;
+    int32_t ALayoutInfoS = -1;
+    int32_t ALayoutInfoN = -1;
+    int32_t ALayoutInfoG = -1;
+    int32_t ALayoutInfoD = -1;
+    int32_t BLayoutInfoB = -1;
+    int32_t BLayoutInfoS = -1;
+    int32_t BLayoutInfoN = -1;
+    int32_t BLayoutInfoG = -1;
+    int32_t BLayoutInfoD = -1;
+    int32_t CLayoutInfoB = -1;
+    int32_t CLayoutInfoS1 = -1;
+    int32_t CLayoutInfoN = -1;
+    int32_t CLayoutInfoG = -1;
+    int32_t CLayoutInfoS2 = -1;
+    int32_t BatchNum = -1;
+    int32_t mxTypePara = -1;  // MX matmul: scale load size in L1 relative to A/B
     MatmulConfig cfg = CFG_NORM;
+};
+// The L0C (accumulator) element type of a Matmul over A elements of type T. The union of the
+// generations; half maps to float, as on all but two SoC classes.
+template <typename T>
+struct GetMmDstType {
+    using Type = T;
+};
+template <>
+struct GetMmDstType<int8_t> {
+    using Type = int32_t;
+};
+template <>
+struct GetMmDstType<int4b_t> {
+    using Type = int32_t;
+};
+template <>
+struct GetMmDstType<int16_t> {
+    using Type = int32_t;
+};
+template <>
+struct GetMmDstType<half> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<bfloat16_t> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<fp8_e4m3fn_t> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<fp8_e5m2_t> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<hifloat8_t> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<fp4x2_e2m1_t> {
+    using Type = float;
+};
+template <>
+struct GetMmDstType<fp4x2_e1m2_t> {
+    using Type = float;
 };
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
 __aicore__ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t l1Size = 524288)
