@@ -18,7 +18,8 @@ Per repository:
   AscendC API when the entry itself calls none. Mutants are drawn from compiled code only: a
   site the preprocessor skips for the checked SoC (`#if 0`, another SoC's branch) or inside a
   macro that expands to nothing in a device build (`ASSERT(...)`) is an equivalent mutant (no
-  compiler could reject it), and another site is drawn; so is a call qualified by a namespace that
+  compiler could reject it), and another site is drawn; so is an unqualified call of a function
+  the unit defines itself (a repository's own `CeilDiv`), and a call qualified by a namespace that
   is not AscendC's (`std::max`, a kernel's own `tool::CeilDiv`), or a call in host code (`main()`):
   neither is an AscendC API call of the kernel;
 - the most frequent error messages of rejected files (names and numbers folded).
@@ -144,9 +145,30 @@ def dead_lines(checker: KernelChecker, entry: Path, target: Path) -> set[int]:
     return dead
 
 
-def _ascendc_site(text: str, mutation: Any, checker: KernelChecker) -> bool:
+# a function definition's name: `... Name(params) [const] {`
+_OWN_FUNCTION_RE = re.compile(
+    r"\b(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:noexcept\s*)?\{"
+)
+
+
+def own_functions(path: Path) -> set[str]:
+    """Names of the functions the unit (entry and repository headers) defines itself: an
+    unqualified call of one of them (a repository's own one-argument `CeilDiv`) is not an
+    AscendC call, so a mutant of it says nothing about the checker's knowledge of the API."""
+    plan = plan_includes(path, local_include_dirs(path), surface_include_dirs())
+    names: set[str] = set()
+    for file in [path, *plan.local_files]:
+        masked = mask_comments_and_literals(read_text(file))
+        names |= {m.group(1) for m in _OWN_FUNCTION_RE.finditer(masked)}
+    return names - {"if", "for", "while", "switch", "catch", "return", "sizeof"}
+
+
+def _ascendc_site(
+    text: str, mutation: Any, checker: KernelChecker, own: frozenset[str] | set[str] = frozenset()
+) -> bool:
     """Whether the mutated call is an AscendC API call in device code: unqualified or qualified by
-    an AscendC namespace, and not inside a host function (main(), file readers, launchers)."""
+    an AscendC namespace, and not inside a host function (main(), file readers, launchers); an
+    unqualified call of a function the unit defines itself is the unit's, not AscendC's."""
     if in_host_function(text, mutation.line, device_markers({"": text})):
         return False
     lines = text.splitlines()
@@ -157,7 +179,7 @@ def _ascendc_site(text: str, mutation: Any, checker: KernelChecker) -> bool:
         if match.group(2) not in names:
             continue
         qualifiers = [q for q in match.group(1).split("::") if q]
-        if not qualifiers or qualifiers[-1] in scopes:
+        if (not qualifiers and match.group(2) not in own) or (qualifiers and qualifiers[-1] in scopes):
             return True
     return False
 
@@ -206,13 +228,16 @@ def evaluate(job: tuple[str, bool]) -> dict[str, Any]:
     rng = random.Random(path_str)
     text = read_text(target)
     dead = dead_lines(checker, path, target)
+    own = own_functions(path)
     for kind, make in (("misspell", misspell_api), ("drop_arg", drop_argument)):
         mutation = None
         for _ in range(10):  # draw again while the site is in code no compiler sees
             mutation = make(text, names, rng)
-            if mutation is None or (mutation.line not in dead and _ascendc_site(text, mutation, checker)):
+            if mutation is None or (
+                mutation.line not in dead and _ascendc_site(text, mutation, checker, own)
+            ):
                 break
-        if mutation is None or mutation.line in dead or not _ascendc_site(text, mutation, checker):
+        if mutation is None or mutation.line in dead or not _ascendc_site(text, mutation, checker, own):
             continue
         result = checker.check_file(path, CheckOptions(), overrides={target: mutation.text})
         row["mutations"][kind] = {
