@@ -131,3 +131,30 @@ def test_host_code_is_judged_by_near_misses_only(checker: KernelChecker) -> None
     unknown = next(i for i, line in enumerate(text, 1) if "GetCeilMaxMinTmpSizeX" in line)
     misspelt = next(i for i, line in enumerate(text, 1) if "GetBlockNumm" in line)
     assert lines.get(unknown) == "warning" and lines.get(misspelt) == "error", result.diagnostics
+
+
+MANY_ARGUMENTS = (
+    HEAD
+    + """
+__simd_vf__ inline void Body(__ubuf__ float* p0, ...) {}
+__aicore__ inline void Launch(__ubuf__ float* p)
+{
+    asc_vf_call<Body>(ARGS);
+    (void)pids;
+    FixpipeParamsC310<CO2Layout::ROW_MAJOR> params;
+    GlobalTensor<float> c;
+    LocalTensor<float> l0c;
+    Fixpipe<float, float, CFG_ROW_MAJOR>(c, l0c, params);
+}
+"""
+).replace("ARGS", ", ".join(["p"] * 130))
+
+
+def test_variadic_calls_derived_records_and_builtins_as_no_misspelling_target(checker: KernelChecker) -> None:
+    """A variadic launch with 130 arguments is fine; a record binds where its base is expected;
+    an unknown `pids` (a missing include may declare it) is no misspelling of the built-in `plds`."""
+    text = MANY_ARGUMENTS.replace(HEAD, HEAD + '#include "missing_helpers.h"\n')
+    result = checker.check_source(text, "kernel.cpp")
+    assert result.ok, _errors(result)
+    assert not any("plds" in d.message for d in result.diagnostics)
+    _fails_with(checker, text, "(c, l0c, params);", "(c, params);", "Fixpipe")

@@ -223,6 +223,11 @@ def _type_kind(t: ci.Type) -> str:
         if decl.spelling in _SCALAR_RECORDS:
             return "scalar"
         if is_surface_file(cu.file_of(decl)):
+            definition = decl.get_definition() or decl
+            template = ci.conf.lib.clang_getSpecializedCursorTemplate(decl)
+            declared = [definition] + ([template] if template is not None else [])
+            if any(c.kind == ci.CursorKind.CXX_BASE_SPECIFIER for d in declared for c in d.get_children()):
+                return "*"  # it also binds to its bases (FixpipeParamsC310 where the 3510 record goes)
             return decl.spelling
         return "*"
     if decl is not None and decl.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:

@@ -33,6 +33,7 @@ from annotate.checker.judge import NOT_FOUND_RE, judge
 from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context, operator_folder, tiling_fields
 from annotate.checker.toolchain import (
     AUTO_SOC,
+    BUILTINS_HEADER,
     DEFAULT_SOC,
     SURFACE_DIR,
     base_args,
@@ -115,7 +116,10 @@ class KernelChecker:
     def __init__(self, catalog: Catalog | None = None) -> None:
         self.catalog = catalog or load_catalog()
         self.index = ci.Index.create()
-        self.api_names = self.catalog.callable_names() | self.catalog.member_names()
+        # what an unknown name may be a misspelling of: the interface, not the compiler's short
+        # lowercase built-ins (`plds` is no evidence that a variable `pids` was misspelt)
+        builtins = {e.name for e in self.catalog.entries if e.header == BUILTINS_HEADER}
+        self.api_names = (self.catalog.callable_names() - builtins) | self.catalog.member_names()
         self.surface_names = self.catalog.known_names()
         self.records = frozenset(e.name for e in self.catalog.entries if e.kind == "class")
         self.tensor_apis = frozenset(

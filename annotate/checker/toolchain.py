@@ -18,6 +18,8 @@ from schemas.ascendc import KEYWORDS_HEADER
 SURFACE_DIR = Path(__file__).resolve().parent / "surface"
 PRELUDE = SURFACE_DIR / "asc_prelude.h"
 ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
+# The compiler's built-ins, as the surface declares them (catalog entries name this header).
+BUILTINS_HEADER = "ascendc/intrinsics.h"
 
 
 @dataclass(frozen=True, slots=True)
