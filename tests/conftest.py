@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from annotate.checker.clangcheck import KernelChecker
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO_ROOT / "examples"
 
@@ -55,3 +57,9 @@ def ray_runtime():  # type: ignore[no-untyped-def]
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def checker() -> KernelChecker:
+    """One kernel checker per test module (building one loads the catalog)."""
+    return KernelChecker()

@@ -47,11 +47,6 @@ def corpus_kernels() -> list[Path]:
 KERNELS = corpus_kernels()
 
 
-@pytest.fixture(scope="module")
-def checker() -> KernelChecker:
-    return KernelChecker()
-
-
 def _ids(paths: list[Path]) -> list[str]:
     return [p.relative_to(CORPUS).as_posix() for p in paths]
 

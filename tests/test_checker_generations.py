@@ -4,8 +4,6 @@ blamed for what its unit's own kernel already shows."""
 
 from __future__ import annotations
 
-import pytest
-
 from annotate.checker.clangcheck import CheckResult, KernelChecker
 from annotate.checker.opcontext import active_text, build_macros, op_context
 from annotate.reasoning import SurfaceVerifier
@@ -17,11 +15,6 @@ from tests.test_annotate_task import make_unit
 from tests.test_verify_grounding import SECTIONS
 
 HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
-
-
-@pytest.fixture(scope="module")
-def checker() -> KernelChecker:
-    return KernelChecker()
 
 
 def _errors(result: CheckResult) -> str:

@@ -4,16 +4,8 @@ dropped argument, so the records carry their real field names and the calls thei
 
 from __future__ import annotations
 
-import pytest
-
 from annotate.checker.clangcheck import KernelChecker
 from tests.test_checker_generations import HEAD, _fails_with
-
-
-@pytest.fixture(scope="module")
-def checker() -> KernelChecker:
-    return KernelChecker()
-
 
 SOFTMAX = (
     HEAD

@@ -4,16 +4,8 @@ preprocessor branch a -D selects, the host tiling library, a misread declaration
 
 from __future__ import annotations
 
-import pytest
-
 from annotate.checker.clangcheck import KernelChecker
 from tests.test_checker_generations import HEAD, _errors, _fails_with
-
-
-@pytest.fixture(scope="module")
-def checker() -> KernelChecker:
-    return KernelChecker()
-
 
 SYNC = (
     HEAD

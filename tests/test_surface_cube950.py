@@ -3,16 +3,8 @@ fixpipe record and the matmul helpers. Each family passes a correct kernel and f
 
 from __future__ import annotations
 
-import pytest
-
 from annotate.checker.clangcheck import KernelChecker
 from tests.test_checker_generations import HEAD, _fails_with
-
-
-@pytest.fixture(scope="module")
-def checker() -> KernelChecker:
-    return KernelChecker()
-
 
 MX = (
     HEAD

@@ -342,46 +342,21 @@ template <typename T>
 struct GetMmDstType {
     using Type = T;
 };
-template <>
-struct GetMmDstType<int8_t> {
-    using Type = int32_t;
-};
-template <>
-struct GetMmDstType<int4b_t> {
-    using Type = int32_t;
-};
-template <>
-struct GetMmDstType<int16_t> {
-    using Type = int32_t;
-};
-template <>
-struct GetMmDstType<half> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<bfloat16_t> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<fp8_e4m3fn_t> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<fp8_e5m2_t> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<hifloat8_t> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<fp4x2_e2m1_t> {
-    using Type = float;
-};
-template <>
-struct GetMmDstType<fp4x2_e1m2_t> {
-    using Type = float;
-};
+#define CURATE_MM_DST_TYPE(Element, Accumulator) \
+    template <>                                   \
+    struct GetMmDstType<Element> {                \
+        using Type = Accumulator;                 \
+    }
+CURATE_MM_DST_TYPE(int8_t, int32_t);
+CURATE_MM_DST_TYPE(int4b_t, int32_t);
+CURATE_MM_DST_TYPE(int16_t, int32_t);
+CURATE_MM_DST_TYPE(half, float);
+CURATE_MM_DST_TYPE(bfloat16_t, float);
+CURATE_MM_DST_TYPE(fp8_e4m3fn_t, float);
+CURATE_MM_DST_TYPE(fp8_e5m2_t, float);
+CURATE_MM_DST_TYPE(hifloat8_t, float);
+CURATE_MM_DST_TYPE(fp4x2_e2m1_t, float);
+CURATE_MM_DST_TYPE(fp4x2_e1m2_t, float);
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
 __aicore__ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t l1Size = 524288)
 {
