@@ -35,6 +35,9 @@ _KIND[[34, 39]] = _QUOTE
 _KIND[128:] = _WIDE
 _WORD = np.zeros(256, dtype=np.bool_)  # \w on ASCII
 _WORD[[*range(48, 58), *range(65, 91), *range(97, 123), 95]] = True
+# SWAR constants: a byte equal to c in an 8-byte word (the classic "has zero byte" test).
+_ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
+_SLASHES, _DQUOTES, _SQUOTES = (np.uint64(c * 0x0101010101010101) for c in (47, 34, 39))
 
 if numba is not None:
 
@@ -57,14 +60,29 @@ if numba is not None:
             j += 1
         return -1
 
+    @numba.njit(cache=True, inline="always")
+    def _has_byte(x, pattern):
+        """Nonzero when some byte of the 8-byte word x equals the byte repeated in `pattern`."""
+        y = x ^ pattern
+        return (y - _ONES) & ~y & _HIGHS
+
     @numba.njit(cache=True, nogil=True)
-    def _mask(src, s, e, m):
+    def _mask(src, src64, s, e, m):
         """schemas.cpp.mask_comments on bytes src[s:e] into m[s:e]: comments become spaces
-        (newlines kept), literals are skipped so that `//` inside a string stays."""
-        for k in range(s, e):
-            m[k] = src[k]
+        (newlines kept), literals are skipped so that `//` inside a string stays. Only `/`, `"`
+        and `'` start anything, so eight bytes at a time are skipped while none of them is
+        there (`src64`: src read as aligned 8-byte words)."""
+        m[s:e] = src[s:e]
         i = s
         while i < e:
+            if (i & 7) == 0:
+                while i + 8 <= e:
+                    x = src64[i >> 3]
+                    if _has_byte(x, _SLASHES) | _has_byte(x, _DQUOTES) | _has_byte(x, _SQUOTES):
+                        break
+                    i += 8
+                if i >= e:
+                    break
             c = src[i]
             if c == 47 and i + 1 < e and src[i + 1] == 47:  # //
                 while i < e and src[i] != 10:
@@ -123,7 +141,7 @@ if numba is not None:
         return 1  # \S: any other single character
 
     @numba.njit(cache=True, nogil=True)
-    def _lex(src, starts, ends, m, out, spans, counts, bad, token_starts):
+    def _lex(src, src64, starts, ends, m, out, spans, counts, bad, token_starts):
         """Tokens of every document src[starts[d]:ends[d]]: written to `out` joined by newlines,
         non-empty documents separated by one newline; spans[d] = (start, end) in `out`, and the
         start of every token in `token_starts` (how many: the second value returned)."""
@@ -132,7 +150,7 @@ if numba is not None:
         wrote_doc = False
         for d in range(len(starts)):
             s, e = starts[d], ends[d]
-            _mask(src, s, e, m)
+            _mask(src, src64, s, e, m)
             first_token = True
             doc_start = o
             doc_tokens = nt
@@ -226,13 +244,14 @@ def lex_tokens(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     ends = np.cumsum(lengths)
     starts = ends - lengths
     src = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    src64 = src[: len(src) // 8 * 8].view(np.uint64)  # no copy: a bytes object's data is aligned
     masked = np.empty(len(src), dtype=np.uint8)
     out = np.empty(2 * len(src) + 1, dtype=np.uint8)
     spans = np.zeros((len(codes), 2), dtype=np.int64)
     counts = np.zeros(len(codes), dtype=np.int64)
     bad = np.zeros(len(codes), dtype=np.bool_)
     token_starts = np.empty(len(src) + 1, dtype=np.int64)  # a token is at least one byte
-    used, tokens = _lex(src, starts, ends, masked, out, spans, counts, bad, token_starts)
+    used, tokens = _lex(src, src64, starts, ends, masked, out, spans, counts, bad, token_starts)
     if not bad.any():
         token_starts[tokens] = used + 1
         return out[:used], spans, counts, token_starts[: tokens + 1]

@@ -84,6 +84,19 @@ def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
             assert row.astype(">u4").tobytes() == hashlib.sha1(message).digest()
 
 
+def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -> None:
+    """Hundreds of messages, one- and two-block ones interleaved: several lane groups of the
+    compiled kernel, each lane masked at its own length, the two-block ones reordered last."""
+    rng = random.Random(9)
+    messages = [bytes(rng.randrange(1, 256) for _ in range(rng.randrange(0, 130))) for _ in range(700)]
+    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
+    sizes = np.array([len(m) for m in messages])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    fps, h32 = hash_ranges(buf, starts, sizes)
+    assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
+    assert fps.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
+
+
 @pytest.mark.parametrize(("threshold", "num_perm"), [(0.7, 128), (0.5, 64), (0.9, 256)])
 def test_band_parameters_are_datasketchs(threshold: float, num_perm: int) -> None:
     lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
