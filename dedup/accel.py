@@ -370,6 +370,7 @@ if numba is not None:
             cap *= 2
         s_first = np.empty(cap, dtype=np.int64)
         s_hash = np.empty(cap, dtype=np.uint64)
+        s_new = np.empty(most, dtype=np.uint64)
         token_hash = np.empty(n_tokens, dtype=np.uint64)
         for j in range(n_tokens):
             a, b = token_starts[j], token_starts[j + 1] - 1
@@ -389,11 +390,14 @@ if numba is not None:
             shingles = count - ngram + 1 if count >= ngram else min(count, 1)
             s_first[:size] = -1
             kept = 0
-            for f in range(first, first + shingles):
+            # The doc's shingle hashes first, in a loop of their own: no branch, so SIMD.
+            for s in range(shingles):
                 h = np.uint64(span)
                 for k in range(span):  # independent multiplies, one mix: cheap and well spread
-                    h += token_hash[f + k] * _ODD[k]
-                h = _mix(h)
+                    h += token_hash[first + s + k] * _ODD[k]
+                s_new[s] = _mix(h)
+            for f in range(first, first + shingles):
+                h = s_new[f - first]
                 slot = h & mask
                 a = token_starts[f]
                 length = token_starts[f + span] - 1 - a
