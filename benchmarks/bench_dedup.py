@@ -13,17 +13,22 @@ stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the 
 against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
 strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles). Figures of 2026-11-23 (best of 5, 128 permutations, on
-2 cores shared with other benchmarks, so datasketch's single timed run moves by +-20%):
-hicann ops-math code files, 8,510 files, distinct shingles mean 547, median 258: ours 0.68 s,
-5.2x datasketch, 0.30x rensa prebuilt, 5.9x rensa from text; lexing 34%, interning 35%,
-SHA-1 27%, permutations 7% (before the lexer's token starts, the shingle table without a
-token table and the register-resident SHA-1 rounds: 0.84 s, 5.1x, 0.25x, 5.3x; alternating
-runs of both: 0.66-0.68 s against 0.80-0.86 s). hicann ops-nn files (13,250, mean 750,
-median 420): 1.60 s, 4.1x, 0.28x, 5.4x (before: 1.78 s, 3.7x, 0.23x, 5.0x; alternating runs:
-1.45-1.56 s against 1.82-1.86 s). Assembled ops-math units (518, mean 2,705, median 1,306,
-6,173 tokens each; measured before those changes): 2.8x datasketch, 0.20x rensa prebuilt,
-5.4x rensa from text.
+scaled by its share of the shingles). Figures of 2026-11-23, second session (best of 5, 128
+permutations, 2 cores shared, so datasketch's single timed run moves by +-20%); per repository:
+code files, distinct shingles per file mean/median, ours, then ours against datasketch, rensa
+prebuilt and rensa from text:
+  hicann ops-math         8,510  547/258    0.52 s  6.3x  0.36x  7.4x
+  hicann ops-nn          13,250  750/420    1.36 s  4.7x  0.30x  6.3x
+  hicann ops-transformer  2,253  1,026/467  0.30 s  4.5x  0.33x  6.7x
+  hicann cann-samples       487  1,111/897  0.06 s  5.3x  0.37x  5.6x
+  Hayden727 cann-ops      2,764  900/562    0.26 s  5.8x  0.39x  6.3x
+  cannmirror asc-devkit   5,830  570/322    0.47 s  5.1x  0.32x  6.5x
+  ops-math assembled units  518  2,705/1,306 0.24 s 3.3x  0.24x  5.8x  (a curate workspace)
+Parts: lexing 27-37%, interning 35-41%, SHA-1 20-26%, permutations 8-13%. The changes of that
+session (SHA-1 blocks filled without a branch per lane, the SHA-1 kernel at 16 lanes on AVX-512,
+comment masking 8 bytes at a time, branch-free shingle hashes) took ops-math from 0.68 s (5.2x,
+0.30x, 5.9x) and ops-nn from 1.60 s (4.1x, 0.28x, 5.4x); alternating runs of both versions on
+ops-math: best 0.57-0.61 s against 0.63-0.76 s.
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
