@@ -47,13 +47,25 @@ class AuditSummary:
     report_dir: Path
 
 
+def _side_error(side: str, exc: Exception) -> UserError:
+    """A source's error as `curate audit` shows it: the side named, and the column options spelled
+    as audit spells them (--train-code-column, not the --code-column of ingest)."""
+    flag = side.lower()
+    message = (
+        str(exc)
+        .replace("--code-column", f"--{flag}-code-column")
+        .replace("--id-column", f"--{flag}-id-column")
+    )
+    return UserError(f"{side}: {message}")
+
+
 def _load_test(side: Side) -> list[BenchmarkItem]:
     try:
         loaded = load_benchmark(
             side.source, code_column=side.code_column, id_column=side.id_column, code_from=side.code_from
         )
     except ValueError as exc:
-        raise UserError(f"TEST: {exc}") from None
+        raise _side_error("TEST", exc) from None
     if not loaded:
         raise UserError(f"TEST: {side.source} holds no documents; give a source with code")
     return loaded
@@ -100,7 +112,7 @@ def _ray_shards(train: Side, index: BenchIndex, config: DedupConfig, shard_rows:
     except Exception as exc:  # a task's ValueError comes back wrapped by Ray
         cause = getattr(exc, "cause", None) or exc.__cause__
         if isinstance(cause, ValueError):
-            raise UserError(f"TRAIN: {cause}") from None
+            raise _side_error("TRAIN", cause) from None
         raise
     rows.sort(key=lambda r: r["shard"])
     return [audit for r in rows for audit in pickle.loads(r["audits"])]
@@ -137,7 +149,7 @@ def run_audit_stage(
             shards = _local_shards(train, index, config, shard_rows)
         units, findings, counts = merge_shards(shards, items, index)
     except ValueError as exc:
-        raise UserError(f"TRAIN: {exc}") from None
+        raise _side_error("TRAIN", exc) from None
     if counts["train_documents"] == 0:
         raise UserError(f"TRAIN: {train.source} holds no documents; give a source with code")
     # A side without code cannot be audited: "clean" would be a silent empty report.
