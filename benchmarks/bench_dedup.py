@@ -24,7 +24,10 @@ prebuilt and rensa from text:
   Hayden727 cann-ops      2,764  900/562    0.26 s  5.8x  0.39x  6.3x
   cannmirror asc-devkit   5,830  570/322    0.47 s  5.1x  0.32x  6.5x
   ops-math assembled units  518  2,705/1,306 0.24 s 3.3x  0.24x  5.8x  (a curate workspace)
-Parts: lexing 27-37%, interning 35-41%, SHA-1 20-26%, permutations 8-13%. The changes of that
+Parts: lexing 27-37%, interning 35-41%, SHA-1 20-26%, permutations 8-13%. Handed the same
+prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours took 0.63 s on
+ops-math, more than from source text: turning 4.7 M Python bytes objects into one buffer costs
+more than lexing the text (rensa reads its 4.7 M str objects from Rust). The changes of that
 session (SHA-1 blocks filled without a branch per lane, the SHA-1 kernel at 16 lanes on AVX-512,
 comment masking 8 bytes at a time, branch-free shingle hashes) took ops-math from 0.68 s (5.2x,
 0.30x, 5.9x) and ops-nn from 1.60 s (4.1x, 0.28x, 5.4x); alternating runs of both versions on
@@ -407,7 +410,7 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     from datasketch import MinHash
 
     from dedup import accel
-    from dedup.minhash import minhash_texts, signatures
+    from dedup.minhash import minhash_shingles, minhash_texts, signatures
     from dedup.normalize import code_tokens
     from dedup.shingles import sets_from_texts, shingle_strings
 
@@ -431,6 +434,15 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     sets = sets_from_texts(codes, 5, 1, distinct=False)
     parts["permutations and minima"] = best(lambda: signatures(sets, num_perm, workers=1))
     rows = [("ours: source text -> signatures (1 worker)", ours)]
+    # The MinHash core alone, handed what datasketch is handed (rensa: the same, as str).
+    prebuilt = [[s.encode("utf-8", "surrogatepass") for s in doc] for doc in shingles]
+    rows.append(
+        (
+            "ours, shingle bytes prebuilt (not timed)",
+            best(lambda: minhash_shingles(prebuilt, num_perm, workers=1)),
+        )
+    )
+    prebuilt.clear()
     try:
         from rensa import RMinHash
 

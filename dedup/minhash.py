@@ -17,13 +17,13 @@ Schemes (datasketch >= 2.0):
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from dedup import accel
-from dedup.shingles import ShingleSets, sets_from_texts, sets_from_tokens
+from dedup.shingles import ShingleSets, hash_ranges, sets_from_texts, sets_from_tokens
 
 MERSENNE_PRIME = np.uint64((1 << 61) - 1)
 MAX_HASH_32 = np.uint64((1 << 32) - 1)
@@ -104,6 +104,43 @@ def minhash_texts(
     to datasketch's for the same shingles: the compiled lexer, SHA-1 and permutations throughout."""
     sets = sets_from_texts(codes, ngram, workers, distinct=False)
     return signatures(sets, num_perm, seed, scheme, workers)
+
+
+def minhash_shingles(
+    docs: Iterable[Sequence[bytes]],
+    num_perm: int = 128,
+    seed: int = 1,
+    scheme: str = "affine32",
+    workers: int | None = None,
+    batch_docs: int = 4096,
+) -> np.ndarray:
+    """MinHash signatures of documents given as their shingles (bytes, what datasketch's
+    `update_batch` takes): one row per document, equal to datasketch's. For callers with their
+    own shingling; repeated shingles in a document are fine (a minimum does not change).
+    Documents are hashed `batch_docs` at a time, so memory follows the batch, not the input."""
+    parts: list[np.ndarray] = []
+    batch: list[Sequence[bytes]] = []
+    for doc in docs:
+        batch.append(doc)
+        if len(batch) == batch_docs:
+            parts.append(_shingle_batch(batch, num_perm, seed, scheme, workers))
+            batch = []
+    if batch or not parts:
+        parts.append(_shingle_batch(batch, num_perm, seed, scheme, workers))
+    return np.concatenate(parts)
+
+
+def _shingle_batch(
+    docs: list[Sequence[bytes]], num_perm: int, seed: int, scheme: str, workers: int | None
+) -> np.ndarray:
+    flat = [shingle for doc in docs for shingle in doc]
+    indptr = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum([len(doc) for doc in docs], out=indptr[1:])
+    lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+    starts = np.zeros(len(flat), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    fps, h32 = hash_ranges(np.frombuffer(b"".join(flat), dtype=np.uint8), starts, lengths)
+    return signatures(ShingleSets(indptr, fps, h32, [""] * len(docs)), num_perm, seed, scheme, workers)
 
 
 def signatures(

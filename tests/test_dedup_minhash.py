@@ -12,7 +12,7 @@ from datasketch import MinHash, MinHashLSH
 
 from dedup import accel
 from dedup.lsh import band_params, buckets
-from dedup.minhash import minhash_texts, minhash_tokens, signatures
+from dedup.minhash import minhash_shingles, minhash_texts, minhash_tokens, signatures
 from dedup.normalize import code_tokens
 from dedup.sha1 import sha1_ranges
 from dedup.shingles import build_shingle_sets, hash_ranges, shingle_bytes
@@ -53,6 +53,24 @@ def test_signatures_equal_datasketch(kernels: str, scheme: str, seed: int, num_p
         reference.update_batch(sorted(shingle_bytes(code, ngram)))
         assert ours[i].dtype == reference.hashvalues.dtype
         assert np.array_equal(ours[i], reference.hashvalues), f"doc {i}"
+
+
+@pytest.mark.parametrize("scheme", ["affine32", "legacy"])
+def test_signatures_from_shingle_bytes_equal_datasketch(kernels: str, scheme: str) -> None:
+    """Callers with their own shingles: documents of bytes (repeats, empty shingles, empty and
+    long documents), in several batches, each row as datasketch's update_batch gives it."""
+    rng = random.Random(11)
+    vocabulary = [bytes(rng.randrange(32, 127) for _ in range(rng.randrange(0, 90))) for _ in range(300)]
+    docs = [[rng.choice(vocabulary) for _ in range(rng.randrange(0, 40))] for _ in range(120)]
+    docs[3] = []
+    ours = minhash_shingles(docs, 64, 5, scheme, batch_docs=50)
+    assert ours.shape == (120, 64)
+    for doc, row in zip(docs, ours, strict=True):
+        reference = MinHash(num_perm=64, seed=5, scheme=scheme)
+        if doc:
+            reference.update_batch(doc)
+        assert np.array_equal(row, reference.hashvalues)
+    assert minhash_shingles([], 64).shape == (0, 64)
 
 
 def test_signatures_interoperate_with_datasketch_lsh() -> None:
