@@ -43,6 +43,23 @@ def test_lexer_equals_regex_on_generated_text() -> None:
         assert lexed(codes) == [code_tokens(c) for c in codes]
 
 
+def test_lexer_equals_regex_where_specials_are_sparse() -> None:
+    """Long runs without `/`, `"` or `'` (skipped eight bytes at a time by the comment mask),
+    with comments and literals landing at every offset of an 8-byte word."""
+    rng = random.Random(8)
+    plain = ["alpha", " ", "  ", "beta_1", "(", ")", ";", "\n", "x", "+=", "42", "\t"]
+    special = ["// note 'q' \n", '/* a "b" */', '"s // t"', "'c'", "/", '"', "'", "/*", "1'000"]
+    for _ in range(150):
+        codes = [
+            "".join(
+                rng.choice(special) if rng.random() < 0.04 else rng.choice(plain)
+                for _ in range(rng.randint(0, 160))
+            )
+            for _ in range(rng.randint(1, 9))
+        ]
+        assert lexed(codes) == [code_tokens(c) for c in codes]
+
+
 def test_lexer_equals_regex_on_example_files() -> None:
     files = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".cpp", ".h", ".asc"))
     codes = [p.read_text(encoding="utf-8", errors="replace") for p in files]
