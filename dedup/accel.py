@@ -38,6 +38,12 @@ _BYTE = np.uint64(0xFF)
 
 if numba is not None:
 
+    @numba.njit(cache=True, inline="always")
+    def _u(i):
+        """An array index as unsigned: numba guards every signed index against a negative value
+        (Python's wraparound), a cost the hot loops would pay on each access."""
+        return np.uint64(i)
+
     @numba.njit(cache=True, nogil=True)
     def _be_words(buf, words):
         """words[k] = bytes k..k+3 of buf as a big-endian word (zeros past the end): every
@@ -83,33 +89,35 @@ if numba is not None:
                     h[j, lane] = _INIT[j]
             blocks = 0
             for lane in range(_LANES):
-                i = order[min(first + lane, n - 1)]  # spare lanes repeat the last message
-                own[lane] = (lengths[i] + 8) // 64 + 1
-                blocks = max(blocks, own[lane])
+                i = order[_u(min(first + lane, n - 1))]  # spare lanes repeat the last message
+                own[_u(lane)] = (lengths[_u(i)] + 8) // 64 + 1
+                blocks = max(blocks, own[_u(lane)])
             for blk in range(blocks):
                 for lane in range(_LANES):
-                    i = order[min(first + lane, n - 1)]
-                    base[lane] = starts[i] + blk * 64
-                    left[lane] = np.int32(lengths[i] - blk * 64)
-                    bits[lane] = np.uint32(lengths[i] * 8) if blk == own[lane] - 1 else np.uint32(0)
+                    i = order[_u(min(first + lane, n - 1))]
+                    base[_u(lane)] = starts[_u(i)] + blk * 64
+                    left[_u(lane)] = np.int32(lengths[_u(i)] - blk * 64)
+                    bits[_u(lane)] = (
+                        np.uint32(lengths[_u(i)] * 8) if blk == own[_u(lane)] - 1 else np.uint32(0)
+                    )
                 # The padded block in two passes, so that no lane takes a branch of its own:
                 # sixteen words copied per lane, then masked past the message end, with the 0x80
                 # marker, across all lanes at once (SIMD). Branching per lane on the length
                 # mispredicts, and it had cost more than the 80 rounds.
                 for lane in range(_LANES):
-                    at = base[lane]
+                    at = base[_u(lane)]
                     for j in range(16):
-                        w[j, lane] = words[min(at + 4 * j, last_word)]
+                        w[j, lane] = words[_u(min(at + 4 * j, last_word))]
                 for j in range(16):
                     for lane in range(_LANES):
-                        rem = left[lane] - np.int32(4 * j)  # message bytes left at this word
+                        rem = left[_u(lane)] - np.int32(4 * j)  # message bytes left at this word
                         r4 = np.uint32(min(max(rem, np.int32(0)), np.int32(4))) << _R2
                         # Two shifts: a shift by 32 would be undefined.
                         keep = ~((_ALL32 >> r4) >> r4)
                         mark = (_TOP32 >> r4) >> r4 if np.uint32(rem) < np.uint32(4) else np.uint32(0)
                         w[j, lane] = (w[j, lane] & keep) | mark
                 for lane in range(_LANES):
-                    w[15, lane] |= bits[lane]
+                    w[15, lane] |= bits[_u(lane)]
                 for t in range(16, 80):
                     for lane in range(_LANES):
                         x = w[t - 3, lane] ^ w[t - 8, lane] ^ w[t - 14, lane] ^ w[t - 16, lane]
@@ -147,7 +155,7 @@ if numba is not None:
                             + w[t, lane]
                         )
                         ee, dd, cc, bb, aa = dd, cc, np.uint32(np.uint32(bb << _R30) | (bb >> _R2)), aa, temp
-                    if blk < own[lane]:
+                    if blk < own[_u(lane)]:
                         h[0, lane] += aa
                         h[1, lane] += bb
                         h[2, lane] += cc
@@ -162,9 +170,9 @@ if numba is not None:
                     | (((h0 >> _S16) & _BYTE) << _S8)
                     | (h0 >> _S24)
                 )
-                i = order[first + lane]
-                h32[i] = np.uint32(swapped)
-                fps[i] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
+                i = order[_u(first + lane)]
+                h32[_u(i)] = np.uint32(swapped)
+                fps[_u(i)] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
 
     # Serial and GIL-free: the caller splits documents over a thread pool. (numba's own
     # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
@@ -360,7 +368,7 @@ if numba is not None:
         by comparing the shingles' bytes (exact: a hash is never trusted on its own)."""
         n_tokens = len(token_starts) - 1
         for j in range(1, n_tokens):  # the newline before every token but the first
-            buf[token_starts[j] - 1] = 32  # shingles are space-joined
+            buf[_u(token_starts[_u(j)] - 1)] = 32  # shingles are space-joined
         _be_words(buf, words)
         most = 1
         for c in counts:
@@ -373,15 +381,15 @@ if numba is not None:
         s_new = np.empty(most, dtype=np.uint64)
         token_hash = np.empty(n_tokens, dtype=np.uint64)
         for j in range(n_tokens):
-            a, b = token_starts[j], token_starts[j + 1] - 1
+            a, b = token_starts[_u(j)], token_starts[_u(j + 1)] - 1
             h = _FNV_OFFSET ^ np.uint64(b - a)
             for k in range(a, b, 4):  # four bytes a step, the word masked to the token
-                h = (h ^ np.uint64(words[k] & _KEEP[min(b - k, 4) + 1])) * _FNV_PRIME
-            token_hash[j] = h
+                h = (h ^ np.uint64(words[_u(k)] & _KEEP[_u(min(b - k, 4) + 1)])) * _FNV_PRIME
+            token_hash[_u(j)] = h
         distinct = 0
         first = 0
         for d in range(len(counts)):
-            count = counts[d]
+            count = counts[_u(d)]
             size = 1
             while size < 2 * count:
                 size *= 2
@@ -394,35 +402,35 @@ if numba is not None:
             for s in range(shingles):
                 h = np.uint64(span)
                 for k in range(span):  # independent multiplies, one mix: cheap and well spread
-                    h += token_hash[first + s + k] * _ODD[k]
-                s_new[s] = _mix(h)
+                    h += token_hash[_u(first + s + k)] * _ODD[k]
+                s_new[_u(s)] = _mix(h)
             for f in range(first, first + shingles):
-                h = s_new[f - first]
+                h = s_new[_u(f - first)]
                 slot = h & mask
-                a = token_starts[f]
-                length = token_starts[f + span] - 1 - a
+                a = token_starts[_u(f)]
+                length = token_starts[_u(f + span)] - 1 - a
                 while True:
-                    other = s_first[slot]
+                    other = s_first[_u(slot)]
                     if other < 0:
-                        s_first[slot] = f
-                        s_hash[slot] = h
-                        rep_start[distinct] = a
-                        rep_len[distinct] = length
+                        s_first[_u(slot)] = f
+                        s_hash[_u(slot)] = h
+                        rep_start[_u(distinct)] = a
+                        rep_len[_u(distinct)] = length
                         distinct += 1
                         kept += 1
                         break
-                    if s_hash[slot] == h:
-                        oa = token_starts[other]
-                        same = token_starts[other + span] - 1 - oa == length
+                    if s_hash[_u(slot)] == h:
+                        oa = token_starts[_u(other)]
+                        same = token_starts[_u(other + span)] - 1 - oa == length
                         if same:  # four bytes a step
                             for k in range(0, length, 4):
-                                if (words[oa + k] ^ words[a + k]) & _KEEP[min(length - k, 4) + 1]:
+                                if (words[_u(oa + k)] ^ words[_u(a + k)]) & _KEEP[_u(min(length - k, 4) + 1)]:
                                     same = False
                                     break
                         if same:
                             break
                     slot = (slot + np.uint64(1)) & mask
-            per_doc[d] = kept
+            per_doc[_u(d)] = kept
             first += count
         return distinct
 

@@ -42,14 +42,20 @@ _SLASHES, _DQUOTES, _SQUOTES = (np.uint64(c * 0x0101010101010101) for c in (47, 
 if numba is not None:
 
     @numba.njit(cache=True, inline="always")
+    def _u(i):
+        """An array index as unsigned: numba guards every signed index against a negative value
+        (Python's wraparound), a cost each byte of the lexer would pay."""
+        return np.uint64(i)
+
+    @numba.njit(cache=True, inline="always")
     def _literal_end(m, i, e, quote, dotall):
         """End (exclusive) of the literal opening at i, or -1 when the regex would not match it:
         `"(?:\\\\.|[^"\\\\\\n])*"`; with `dotall` the escaped character may be a newline."""
         j = i + 1
         while j < e:
-            ch = m[j]
+            ch = m[_u(j)]
             if ch == 92:  # backslash: escapes the next character
-                if j + 1 < e and (dotall or m[j + 1] != 10):
+                if j + 1 < e and (dotall or m[_u(j + 1)] != 10):
                     j += 2
                     continue
                 return -1
@@ -77,28 +83,28 @@ if numba is not None:
         while i < e:
             if (i & 7) == 0:
                 while i + 8 <= e:
-                    x = src64[i >> 3]
+                    x = src64[_u(i >> 3)]
                     if _has_byte(x, _SLASHES) | _has_byte(x, _DQUOTES) | _has_byte(x, _SQUOTES):
                         break
                     i += 8
                 if i >= e:
                     break
-            c = src[i]
-            if c == 47 and i + 1 < e and src[i + 1] == 47:  # //
-                while i < e and src[i] != 10:
-                    m[i] = 32
+            c = src[_u(i)]
+            if c == 47 and i + 1 < e and src[_u(i + 1)] == 47:  # //
+                while i < e and src[_u(i)] != 10:
+                    m[_u(i)] = 32
                     i += 1
-            elif c == 47 and i + 1 < e and src[i + 1] == 42:  # /* ... */ or to the end
+            elif c == 47 and i + 1 < e and src[_u(i + 1)] == 42:  # /* ... */ or to the end
                 j = i + 2
                 end = e
                 while j + 1 < e:
-                    if src[j] == 42 and src[j + 1] == 47:
+                    if src[_u(j)] == 42 and src[_u(j + 1)] == 47:
                         end = j + 2
                         break
                     j += 1
                 for k in range(i, end):
-                    if src[k] != 10:
-                        m[k] = 32
+                    if src[_u(k)] != 10:
+                        m[_u(k)] = 32
                 i = end
             elif c == 34 or c == 39:
                 end = _literal_end(src, i, e, c, True)
@@ -109,9 +115,9 @@ if numba is not None:
     @numba.njit(cache=True, inline="always")
     def _operator(m, i, e):
         """Length of the operator alternative of `_TOKEN` at i (first alternative that matches)."""
-        c = m[i]
-        n1 = m[i + 1] if i + 1 < e else 0
-        n2 = m[i + 2] if i + 2 < e else 0
+        c = m[_u(i)]
+        n1 = m[_u(i + 1)] if i + 1 < e else 0
+        n2 = m[_u(i + 2)] if i + 2 < e else 0
         if c == 58 and n1 == 58:  # ::
             return 2
         if c == 45 and n1 == 62:  # -> and ->*
@@ -157,7 +163,7 @@ if numba is not None:
             n = 0
             i = s
             while i < e:
-                c = m[i]
+                c = m[_u(i)]
                 kind = _KIND[c]
                 if kind == _BLANK:
                     i += 1
@@ -170,43 +176,43 @@ if numba is not None:
                     j = _literal_end(m, i, e, c, False)
                 elif kind == _LETTER:
                     j = i + 1
-                    while j < e and _WORD[m[j]]:
+                    while j < e and _WORD[m[_u(j)]]:
                         j += 1
-                    if j < e and m[j] >= 128:
+                    if j < e and m[_u(j)] >= 128:
                         bad[d] = True
                         break
-                if j < 0 and (kind == _DIGIT or (c == 46 and i + 1 < e and 48 <= m[i + 1] <= 57)):
+                if j < 0 and (kind == _DIGIT or (c == 46 and i + 1 < e and 48 <= m[_u(i + 1)] <= 57)):
                     j = i + 2 if c == 46 else i + 1
                     while j < e:
-                        x = m[j]
+                        x = m[_u(j)]
                         if (
                             (x == 101 or x == 69 or x == 112 or x == 80)
                             and j + 1 < e
-                            and (m[j + 1] == 43 or m[j + 1] == 45)
+                            and (m[_u(j + 1)] == 43 or m[_u(j + 1)] == 45)
                         ):
                             j += 2
                         elif _WORD[x] or x == 46 or x == 39:
                             j += 1
                         else:
                             break
-                    if j < e and m[j] >= 128:
+                    if j < e and m[_u(j)] >= 128:
                         bad[d] = True
                         break
                 if j < 0:
                     j = i + _operator(m, i, e)
                 if first_token:
                     if wrote_doc:
-                        out[o] = 10
+                        out[_u(o)] = 10
                         o += 1
                         doc_start = o
                     first_token = False
                 else:
-                    out[o] = 10
+                    out[_u(o)] = 10
                     o += 1
-                token_starts[nt] = o
+                token_starts[_u(nt)] = o
                 nt += 1
                 for k in range(i, j):
-                    out[o] = m[k]
+                    out[_u(o)] = m[_u(k)]
                     o += 1
                 n += 1
                 i = j
