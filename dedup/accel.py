@@ -27,7 +27,10 @@ _S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
     np.uint64(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31, 32)
 )
 _K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
-_R1, _R2, _R5, _R8, _R16, _R24, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31))
+_R1, _R2, _R5, _R8, _R13, _R16, _R24, _R27, _R30, _R31 = (
+    np.uint32(v) for v in (1, 2, 5, 8, 13, 16, 24, 27, 30, 31)
+)
+_FMIX1, _FMIX2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
 # Indexed by (bytes of a token or shingle left in a word, clipped to -1..4) + 1: which bytes of
 # the big-endian word belong to it.
 _KEEP = np.array([0, 0, 0xFF000000, 0xFFFF0000, 0xFFFFFF00, 0xFFFFFFFF], dtype=np.uint32)
@@ -177,11 +180,19 @@ if numba is not None:
     # Serial and GIL-free: the caller splits documents over a thread pool. (numba's own
     # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
     @numba.njit(cache=True, nogil=True)
-    def _minhash_affine32(mixed, indptr, a, b, out):
+    def _minhash_affine32(h32, indptr, a, b, out):
         for d in range(len(indptr) - 1):
             row = out[d]
             for i in range(indptr[d], indptr[d + 1]):
-                h = np.uint64(mixed[i])
+                # MurmurHash3's finalizer (datasketch's pre-mix), here rather than in numpy: no
+                # temporary arrays the size of the corpus.
+                x = np.uint32(h32[i])
+                x ^= x >> _R16
+                x = np.uint32(x * _FMIX1)
+                x ^= x >> _R13
+                x = np.uint32(x * _FMIX2)
+                x ^= x >> _R16
+                h = np.uint64(x)
                 for k in range(len(a)):
                     v = np.uint32((np.uint64(a[k]) * h + np.uint64(b[k])) & _M32)
                     if v < row[k]:
@@ -258,9 +269,11 @@ def sha1_hash_ranges(
 
 
 def minhash_affine32(
-    mixed: np.ndarray, indptr: np.ndarray, a: np.ndarray, b: np.ndarray, out: np.ndarray
+    h32: np.ndarray, indptr: np.ndarray, a: np.ndarray, b: np.ndarray, out: np.ndarray
 ) -> None:
-    _minhash_affine32(mixed, indptr, a, b, out)
+    """Fold the affine32 MinHash of each document's sha1_hash32 values (h32[indptr[d]:indptr[d+1]])
+    into out[d]."""
+    _minhash_affine32(h32, indptr, a, b, out)
 
 
 def minhash_legacy(

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from dedup import accel
-from dedup.shingles import ShingleSets, hash_ranges, sets_from_texts, sets_from_tokens
+from dedup.shingles import ShingleSets, hash_ranges, map_text_batches, sets_from_texts, sets_from_tokens
 
 MERSENNE_PRIME = np.uint64((1 << 61) - 1)
 MAX_HASH_32 = np.uint64((1 << 32) - 1)
@@ -101,9 +101,36 @@ def minhash_texts(
     workers: int | None = None,
 ) -> np.ndarray:
     """MinHash signatures from source text (comments removed, C++ tokens, n-gram shingles), equal
-    to datasketch's for the same shingles: the compiled lexer, SHA-1 and permutations throughout."""
-    sets = sets_from_texts(codes, ngram, workers, distinct=False)
-    return signatures(sets, num_perm, seed, scheme, workers)
+    to datasketch's for the same shingles: the compiled lexer, SHA-1 and permutations throughout,
+    each batch of documents from text to its signature rows on one thread."""
+    if not accel.AVAILABLE:
+        return signatures(
+            sets_from_texts(codes, ngram, workers, distinct=False), num_perm, seed, scheme, workers
+        )
+    a, b = permutations(num_perm, seed, scheme)
+
+    def rows(h32: np.ndarray, per_doc: np.ndarray) -> np.ndarray:
+        indptr = np.zeros(len(per_doc) + 1, dtype=np.int64)
+        np.cumsum(per_doc, out=indptr[1:])
+        out = np.full((len(per_doc), num_perm), empty_value(scheme), dtype=_dtype(scheme))
+        _fold(h32, indptr, a, b, scheme, out)
+        return out
+
+    return np.concatenate(map_text_batches(codes, ngram, rows, workers))
+
+
+def _dtype(scheme: str) -> type[np.unsignedinteger]:
+    return np.uint32 if scheme == "affine32" else np.uint64
+
+
+def _fold(
+    h32: np.ndarray, indptr: np.ndarray, a: np.ndarray, b: np.ndarray, scheme: str, out: np.ndarray
+) -> None:
+    """The compiled permutations and minima of documents h32[indptr[d]:indptr[d+1]] into out[d]."""
+    if scheme == "affine32":
+        accel.minhash_affine32(h32, indptr, a, b, out)
+    else:
+        accel.minhash_legacy(h32.astype(np.uint64), indptr, a, b, MERSENNE_PRIME, MAX_HASH_32, out)
 
 
 def minhash_shingles(
@@ -158,20 +185,15 @@ def signatures(
     a segmented minimum run at full vector speed and the temporaries stay in cache.
     """
     a, b = permutations(num_perm, seed, scheme)
-    dtype = np.uint32 if scheme == "affine32" else np.uint64
+    dtype = _dtype(scheme)
     out = np.full((len(sets), num_perm), empty_value(scheme), dtype=dtype)
     workers = workers or min(2, os.cpu_count() or 1)
     if accel.AVAILABLE and not numpy_only:
-        hashes = fmix32(sets.h32) if scheme == "affine32" else sets.h32.astype(np.uint64)
 
         def compiled(bounds: tuple[int, int]) -> None:
             lo, hi = bounds
             indptr = sets.indptr[lo : hi + 1] - sets.indptr[lo]
-            part = hashes[sets.indptr[lo] : sets.indptr[hi]]
-            if scheme == "affine32":
-                accel.minhash_affine32(part, indptr, a, b, out[lo:hi])
-            else:
-                accel.minhash_legacy(part, indptr, a, b, MERSENNE_PRIME, MAX_HASH_32, out[lo:hi])
+            _fold(sets.h32[sets.indptr[lo] : sets.indptr[hi]], indptr, a, b, scheme, out[lo:hi])
 
         step = max(1, -(-len(sets) // (4 * workers)))
         with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -255,6 +255,22 @@ def jaccard(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0
     common = len(np.intersect1d(a, b, assume_unique=True))
     return common / (len(a) + len(b) - common)
+
+
+def map_text_batches(
+    codes: Iterable[str], ngram: int, fn: Callable[[np.ndarray, np.ndarray], _T], workers: int | None = None
+) -> list[_T]:
+    """fn(sha1_hash32 values, shingles per document) of each batch of documents, hashed from
+    source text with repeated shingles kept (enough for MinHash), on the thread pool, in order.
+    A batch's hashes are used while they are in cache, and never gathered for the whole corpus.
+    Needs the compiled kernels (accel.AVAILABLE)."""
+
+    def work(batch: list[str]) -> _T:
+        _, h32, per_doc, _ = _hash_texts(batch, ngram, distinct=False)
+        return fn(h32, per_doc)
+
+    with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
+        return list(pool.map(work, _batched(codes)))
 
 
 def sets_from_texts(

@@ -91,6 +91,22 @@ def test_signatures_from_text_equal_datasketch(num_perm: int, ngram: int) -> Non
         assert np.array_equal(ours[i], reference.hashvalues), i
 
 
+@pytest.mark.parametrize("scheme", ["affine32", "legacy"])
+def test_signatures_from_text_batch_by_batch_equal_datasketch(scheme: str) -> None:
+    """More documents than one batch, on two threads: each batch goes from text to its rows on
+    its own, and the rows come back in order, for both schemes; no documents, no rows."""
+    rng = random.Random(12)
+    files = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.cpp"))]
+    codes = [rng.choice(files)[: rng.randrange(0, 3000)] for _ in range(1200)]
+    ours = minhash_texts(codes, 5, 32, seed=9, scheme=scheme, workers=2)
+    assert ours.shape == (1200, 32)
+    for i in rng.sample(range(1200), 60):
+        reference = MinHash(num_perm=32, seed=9, scheme=scheme)
+        reference.update_batch(sorted(shingle_bytes(codes[i], 5)))
+        assert np.array_equal(ours[i], reference.hashvalues), i
+    assert minhash_texts([], num_perm=32).shape == (0, 32)
+
+
 def test_exact_sets_from_text_equal_sets_from_tokens() -> None:
     codes = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.cpp"))] + ["", "int"]
     a = sets_from_texts(codes)
