@@ -17,21 +17,22 @@ scaled by its share of the shingles). Figures of 2026-11-23, second session (bes
 permutations, 2 cores shared, so datasketch's single timed run moves by +-20%); per repository:
 code files, distinct shingles per file mean/median, ours, then ours against datasketch, rensa
 prebuilt and rensa from text:
-  hicann ops-math         8,510  547/258    0.52 s  6.3x  0.36x  7.4x
-  hicann ops-nn          13,250  750/420    1.36 s  4.7x  0.30x  6.3x
-  hicann ops-transformer  2,253  1,026/467  0.30 s  4.5x  0.33x  6.7x
-  hicann cann-samples       487  1,111/897  0.06 s  5.3x  0.37x  5.6x
-  Hayden727 cann-ops      2,764  900/562    0.26 s  5.8x  0.39x  6.3x
-  cannmirror asc-devkit   5,830  570/322    0.47 s  5.1x  0.32x  6.5x
-  ops-math assembled units  518  2,705/1,306 0.24 s 3.3x  0.24x  5.8x  (a curate workspace)
-Parts: lexing 27-37%, interning 35-41%, SHA-1 20-26%, permutations 8-13%. Handed the same
-prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours took 0.63 s on
-ops-math, more than from source text: turning 4.7 M Python bytes objects into one buffer costs
-more than lexing the text (rensa reads its 4.7 M str objects from Rust). The changes of that
-session (SHA-1 blocks filled without a branch per lane, the SHA-1 kernel at 16 lanes on AVX-512,
-comment masking 8 bytes at a time, branch-free shingle hashes) took ops-math from 0.68 s (5.2x,
-0.30x, 5.9x) and ops-nn from 1.60 s (4.1x, 0.28x, 5.4x); alternating runs of both versions on
-ops-math: best 0.57-0.61 s against 0.63-0.76 s.
+  hicann ops-math          8,510  547/258      0.48 s  6.7x  0.42x  8.5x
+  hicann ops-nn           13,250  750/420      1.04 s  6.4x  0.41x  8.4x
+  hicann ops-transformer   2,253  1,026/467    0.26 s  5.6x  0.37x  8.2x
+  hicann cann-samples        487  1,111/897    0.05 s  6.6x  0.43x  6.9x
+  Hayden727 cann-ops       2,764  900/562      0.22 s  7.1x  0.48x  7.8x
+  cannmirror asc-devkit    5,830  570/322      0.36 s  6.7x  0.40x  8.9x
+  ops-math assembled units   518  2,705/1,306  0.19 s  4.2x  0.29x  7.3x  (a curate workspace)
+Parts: lexing 25-38%, interning 36-45%, SHA-1 17-28%, permutations 6-16%. Handed the same
+prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is 1.0-1.7x slower
+than from source text: gathering millions of Python bytes objects into one buffer costs more
+than lexing the text (rensa reads its str objects from Rust). Before that session: ops-math
+0.68 s (5.2x, 0.30x, 5.9x), ops-nn 1.60 s (4.1x, 0.28x, 5.4x). What changed: SHA-1 blocks
+filled without a branch per lane; the SHA-1 kernel at 16 lanes on AVX-512; comment masking 8
+bytes at a time; unsigned array indices in the kernels' hot loops (numba guards each signed
+index against negative wraparound: lexing -20%, interning -23%, SHA-1 -16%); each batch from
+text to its signature rows on one thread (no corpus-wide hash arrays).
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
