@@ -4,38 +4,16 @@ blamed for what its unit's own kernel already shows."""
 
 from __future__ import annotations
 
-from annotate.checker.clangcheck import CheckResult, KernelChecker
+from annotate.checker.clangcheck import KernelChecker
 from annotate.checker.opcontext import active_text, build_macros, op_context
 from annotate.reasoning import SurfaceVerifier
 from annotate.task import render_reasoning
 from parsers.includes import assemble_code
 from schemas.ascendc import split_unit_code
 from schemas.verdicts import is_accepted
+from tests.helpers.checker_cases import HEAD, errors_text, fails_with, line_of
 from tests.test_annotate_task import make_unit
 from tests.test_verify_grounding import SECTIONS
-
-HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
-
-
-def _errors(result: CheckResult) -> str:
-    return "\n".join(f"  line {d.line}: {d.message} [{d.check}]" for d in result.errors)
-
-
-def _line(text: str, needle: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
-
-
-def _fails_with(checker: KernelChecker, good: str, before: str, after: str, *expected: str) -> None:
-    """`good` passes; with `before` replaced by `after` it fails on that line, saying `expected`."""
-    ok = checker.check_source(good, "kernel.cpp")
-    assert ok.ok, _errors(ok)
-    bad_text = good.replace(before, after)
-    assert bad_text != good
-    bad = checker.check_source(bad_text, "kernel.cpp")
-    on_line = [d for d in bad.errors if d.line == _line(bad_text, after)]
-    assert on_line, _errors(bad) or "no error"
-    assert any(all(e in d.message for e in expected) for d in on_line), _errors(bad)
-
 
 # -- API families of the surface ---------------------------------------------------------------------
 TENSOR_API = (
@@ -61,9 +39,9 @@ __aicore__ inline void Tile(GM_ADDR a, uint32_t m, uint32_t k)
 
 
 def test_tensor_api(checker: KernelChecker) -> None:
-    _fails_with(checker, TENSOR_API, "Te::MakeShape(m, k)", "Te::MakeShpe(m, k)", "MakeShpe")
+    fails_with(checker, TENSOR_API, "Te::MakeShape(m, k)", "Te::MakeShpe(m, k)", "MakeShpe")
     # a value where the interface takes a type (the layout pattern)
-    _fails_with(
+    fails_with(
         checker,
         TENSOR_API,
         "FrameLayoutFormat<AscendC::Te::NZLayoutPtn>",
@@ -90,14 +68,14 @@ __aicore__ inline void Communicate(GM_ADDR context, GM_ADDR x, GM_ADDR y, uint64
 
 
 def test_collective_communication(checker: KernelChecker) -> None:
-    _fails_with(
+    fails_with(
         checker,
         HCCL,
         "hccl.AllReduce<true>(x, y, n, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM)",
         "hccl.AllReduce<true>(x, y, n, HCCL_DATA_TYPE_FP16)",
         "AllReduce",
     )
-    _fails_with(checker, HCCL, "hccl.Wait(handle)", "hccl.Waitt(handle)", "Waitt")
+    fails_with(checker, HCCL, "hccl.Wait(handle)", "hccl.Waitt(handle)", "Waitt")
 
 
 COMMUNITY = (
@@ -126,8 +104,8 @@ public:
 
 
 def test_cann8_community_helpers(checker: KernelChecker) -> None:
-    _fails_with(checker, COMMUNITY, "DataCopyPadGm2UBImpl(", "DataCopyPadGm2UBImlp(", "DataCopyPadGm2UBImlp")
-    _fails_with(checker, COMMUNITY, "Ceil(tileNum, BLOCK)", "Ceil(tileNum)", "Ceil")
+    fails_with(checker, COMMUNITY, "DataCopyPadGm2UBImpl(", "DataCopyPadGm2UBImlp(", "DataCopyPadGm2UBImlp")
+    fails_with(checker, COMMUNITY, "Ceil(tileNum, BLOCK)", "Ceil(tileNum)", "Ceil")
 
 
 STD_AND_MATMUL = (
@@ -150,8 +128,8 @@ __aicore__ inline uint32_t Sizes()
 
 
 def test_std_utilities_and_matmul_config(checker: KernelChecker) -> None:
-    _fails_with(checker, STD_AND_MATMUL, "Std::is_one_of_v<", "Std::is_one_off_v<", "is_one_off_v")
-    _fails_with(checker, STD_AND_MATMUL, "Std::ceil_align(17U, 16U)", "Std::ceil_align(17U)", "ceil_align")
+    fails_with(checker, STD_AND_MATMUL, "Std::is_one_of_v<", "Std::is_one_off_v<", "is_one_off_v")
+    fails_with(checker, STD_AND_MATMUL, "Std::ceil_align(17U, 16U)", "Std::ceil_align(17U)", "ceil_align")
 
 
 # -- errors need positive evidence -------------------------------------------------------------------
@@ -159,7 +137,7 @@ def test_generic_clang_errors_on_surface_lines_are_warnings(checker: KernelCheck
     # SetMaskCount is a plain function today; a generation declared it with template arguments
     text = HEAD + "__aicore__ inline void f() { SetMaskCount<half>(); }\n"
     result = checker.check_source(text, "kernel.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
     [finding] = [d for d in result.diagnostics if d.line == 3]
     assert finding.check == "surface.unproven" and "not counted" in finding.message
 
@@ -169,9 +147,9 @@ def test_evidence_still_rejects_counts_kinds_and_conversions(checker: KernelChec
         "__aicore__ inline void f(LocalTensor<half> a, GlobalTensor<half> g)\n{\n"
         "    Adds(a, a, (half)1.0, 8);\n}\n"
     )
-    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, a, (half)1.0)", "Adds", "number")
-    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, g, (half)1.0, 8)", "Adds", "kind")
-    _fails_with(checker, body, "Adds(a, a, (half)1.0, 8);", "LocalTensor<float> b = a;", "conversion")
+    fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, a, (half)1.0)", "Adds", "number")
+    fails_with(checker, body, "Adds(a, a, (half)1.0, 8)", "Adds(a, g, (half)1.0, 8)", "Adds", "kind")
+    fails_with(checker, body, "Adds(a, a, (half)1.0, 8);", "LocalTensor<float> b = a;", "conversion")
 
 
 def test_host_code_and_build_macros_are_not_the_surfaces_business(checker: KernelChecker) -> None:
@@ -180,12 +158,12 @@ def test_host_code_and_build_macros_are_not_the_surfaces_business(checker: Kerne
         "void launch(void* stream)\n{\n    aclrtSynchronizeStream(stream);\n}\n"
     )
     result = checker.check_source(text, "kernel.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
     assert {d.check for d in result.diagnostics} <= {"surface.unknown", "surface.cascade", "surface.unproven"}
     misspelt = checker.check_source(
         text + "__aicore__ inline int64_t i() { return GetBlockIdxx(); }\n", "k.cpp"
     )
-    assert not misspelt.ok and "GetBlockIdxx" in _errors(misspelt)
+    assert not misspelt.ok and "GetBlockIdxx" in errors_text(misspelt)
 
 
 # -- the operator context the build injects ----------------------------------------------------------
@@ -222,7 +200,7 @@ def test_tiling_read_without_dead_regions_and_from_ophost_folders(tree, checker:
     assert "blockLength" in op_context(KERNEL, kernel.parent).header
     assert checker.check_file(kernel).ok
     misspelt = checker.check_file(kernel, overrides={kernel: KERNEL.replace("Data.tileNum", "Data.tileNmu")})
-    assert not misspelt.ok and "did you mean 'tileNum'" in _errors(misspelt)
+    assert not misspelt.ok and "did you mean 'tileNum'" in errors_text(misspelt)
     unread = checker.check_file(kernel, overrides={kernel: KERNEL.replace("Data.tileNum", "Data.coreCount")})
     assert unread.ok and any(d.check == "surface.tiling" for d in unread.diagnostics)
 
@@ -287,10 +265,8 @@ __simt_vf__ __aicore__ inline void Blur(__gm__ float* out, float w)
 
 
 def test_simt_c_interface(checker: KernelChecker) -> None:
-    _fails_with(
-        checker, SIMT, "asc_threadfence_block();", "asc_threadfence_blokc();", "asc_threadfence_blokc"
-    )
-    _fails_with(
+    fails_with(checker, SIMT, "asc_threadfence_block();", "asc_threadfence_blokc();", "asc_threadfence_blokc")
+    fails_with(
         checker, SIMT, "make_float4(1.0f, 2.0f, 3.0f, 4.0f)", "make_float4(1.0f, 2.0f, 3.0f)", "make_float4"
     )
 
@@ -310,8 +286,8 @@ __aicore__ inline void Layouts(LocalTensor<float>& dst, LocalTensor<float>& src)
 
 
 def test_basic_layouts_and_math_configuration(checker: KernelChecker) -> None:
-    _fails_with(checker, LAYOUTS, "AscendC::MakeStride(16, 1)", "AscendC::MakeStirde(16, 1)", "MakeStirde")
-    _fails_with(checker, LAYOUTS, "CosAlgo::RADIAN_REDUCTION", "CosAlgo::RADIAN_REDUCTON", "RADIAN_REDUCTON")
+    fails_with(checker, LAYOUTS, "AscendC::MakeStride(16, 1)", "AscendC::MakeStirde(16, 1)", "MakeStirde")
+    fails_with(checker, LAYOUTS, "CosAlgo::RADIAN_REDUCTION", "CosAlgo::RADIAN_REDUCTON", "RADIAN_REDUCTON")
 
 
 def test_members_of_surface_classes_are_counted_inside_templates(checker: KernelChecker) -> None:
@@ -321,7 +297,7 @@ def test_members_of_surface_classes_are_counted_inside_templates(checker: Kernel
         "        LocalTensor<T> t = q.AllocTensor<T>();\n        q.EnQue<T>(t);\n    }\n"
         "    TQue<QuePosition::VECIN, 1> q;\n};\n"
     )
-    _fails_with(checker, good, "q.EnQue<T>(t);", "q.EnQue<T>();", "EnQue", "0 arguments")
+    fails_with(checker, good, "q.EnQue<T>(t);", "q.EnQue<T>();", "EnQue", "0 arguments")
 
 
 def test_a_sibling_operators_tiling_is_synthesised(tree, checker: KernelChecker) -> None:  # type: ignore[no-untyped-def]
@@ -336,7 +312,9 @@ def test_a_sibling_operators_tiling_is_synthesised(tree, checker: KernelChecker)
         }
     )
     result = checker.check_file(root / "ops/mul/op_kernel/mul.cpp")
-    assert result.ok and not any(d.check == "surface.unknown" for d in result.diagnostics), _errors(result)
+    assert result.ok and not any(d.check == "surface.unknown" for d in result.diagnostics), errors_text(
+        result
+    )
 
 
 def test_every_surface_header_parses_with_every_other(checker: KernelChecker) -> None:
@@ -351,7 +329,7 @@ def test_every_surface_header_parses_with_every_other(checker: KernelChecker) ->
     text = "".join(f'#include "{h}"\n' for h in headers) + "#include <cmath>\n"
     result = checker.check_source(text, "all_headers.cpp")
     assert [d for d in result.diagnostics if d.check in ("surface.internal", "include.missing")] == []
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
 
 
 # -- the 2023 preview generation (TIK C++) and the vendor compiler's own spellings -----------------
@@ -391,10 +369,10 @@ public:
 
 
 def test_preview_generation_and_bracket_attributes(checker: KernelChecker) -> None:
-    _fails_with(checker, PREVIEW, "ParamOffset<half>(x, n)", "ParamOfset<half>(x, n)", "ParamOfset")
-    _fails_with(checker, PREVIEW, "SetGlobalBuffer((__gm__", "SetGlobalBufer((__gm__", "SetGlobalBufer")
+    fails_with(checker, PREVIEW, "ParamOffset<half>(x, n)", "ParamOfset<half>(x, n)", "ParamOfset")
+    fails_with(checker, PREVIEW, "SetGlobalBuffer((__gm__", "SetGlobalBufer((__gm__", "SetGlobalBufer")
     # inside a template: no overload of Concat (this generation's or today's) takes 3 arguments
-    _fails_with(checker, PREVIEW, "Concat(dst, src, 2, 4);", "Concat(dst, src, 2);", "Concat", "3 arguments")
+    fails_with(checker, PREVIEW, "Concat(dst, src, 2, 4);", "Concat(dst, src, 2);", "Concat", "3 arguments")
 
 
 TEMPLATE_CALLS = (
@@ -416,8 +394,8 @@ public:
 
 def test_argument_counts_of_unqualified_calls_inside_templates(checker: KernelChecker) -> None:
     """clang never instantiates these templates; the count does not depend on their arguments."""
-    _fails_with(checker, TEMPLATE_CALLS, "DataCopyPad(g, l, params);", "DataCopyPad(g, l);", "DataCopyPad")
-    _fails_with(checker, TEMPLATE_CALLS, 'printf("\\n");', "printf();", "printf")
+    fails_with(checker, TEMPLATE_CALLS, "DataCopyPad(g, l, params);", "DataCopyPad(g, l);", "DataCopyPad")
+    fails_with(checker, TEMPLATE_CALLS, 'printf("\\n");', "printf();", "printf")
     own = TEMPLATE_CALLS.replace(
         "template <typename T>\nclass Copier",
         "__aicore__ inline void DataCopyPad(int a, int b);\ntemplate <typename T>\nclass Copier",
@@ -434,7 +412,7 @@ def test_host_parameters_of_unreadable_types_are_not_blamed(checker: KernelCheck
         + "    GlobalTensor<half> g;\n    g.SetGlobalBuffer((__gm__ half*)x, 8);\n}\n"
         + "std::vector<float> Run(std::vector<float>& x)\n{\n    uint32_t n = x.size();\n    return x;\n}\n"
     )
-    _fails_with(checker, text, "g.SetGlobalBuffer(", "g.SetGlobalBufer(", "SetGlobalBufer")
+    fails_with(checker, text, "g.SetGlobalBuffer(", "g.SetGlobalBufer(", "SetGlobalBufer")
 
 
 BUILTINS_950 = (
@@ -453,14 +431,14 @@ __aicore__ inline void ReadTiling(uint8_t* tiling, GM_ADDR src, uint32_t bytes)
 
 
 def test_ascend950_builtins_and_slice_limits(checker: KernelChecker) -> None:
-    _fails_with(
+    fails_with(
         checker,
         BUILTINS_950,
         "copy_gm_to_ubuf_align_v2(",
         "copy_gm_to_ubuf_algn_v2(",
         "copy_gm_to_ubuf_algn_v2",
     )
-    _fails_with(checker, BUILTINS_950, "AscendC::K_MAX_DIM]", "AscendC::K_MAX_DIMS]", "K_MAX_DIMS")
+    fails_with(checker, BUILTINS_950, "AscendC::K_MAX_DIM]", "AscendC::K_MAX_DIMS]", "K_MAX_DIMS")
 
 
 MATMUL_TYPES = (
@@ -476,16 +454,14 @@ __aicore__ inline void Setup(uint64_t ffts) { AscendC::SetSyncBaseAddr(ffts); }
 
 
 def test_scaled_and_sparse_matmul_types_and_sync_base(checker: KernelChecker) -> None:
-    _fails_with(
+    fails_with(
         checker,
         MATMUL_TYPES,
         "AscendC::SetSyncBaseAddr(ffts)",
         "AscendC::SetSyncBaseAddr()",
         "too few",
     )
-    _fails_with(
-        checker, MATMUL_TYPES, "= MatmulTypeWithScale<", "= MatmulTypeWithScal<", "MatmulTypeWithScal"
-    )
+    fails_with(checker, MATMUL_TYPES, "= MatmulTypeWithScale<", "= MatmulTypeWithScal<", "MatmulTypeWithScal")
 
 
 def test_unqualified_counts_admit_every_ascendc_namespace(checker: KernelChecker) -> None:
@@ -497,7 +473,7 @@ def test_unqualified_counts_admit_every_ascendc_namespace(checker: KernelChecker
         + "__simd_vf__ inline void Fill(T v)\n{\n    RegTensor<T> r;\n    Duplicate(r, v);\n}\n"
     )
     result = checker.check_source(text, "k.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
 
 
 def test_launches_inside_macros_keep_their_token_pasting(checker: KernelChecker) -> None:
@@ -508,7 +484,7 @@ def test_launches_inside_macros_keep_their_token_pasting(checker: KernelChecker)
         + "void Run(GM_ADDR x, void* stream) { LAUNCH(f16); }\n"
     )
     result = checker.check_source(text, "k.asc")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
 
 
 FIXPIPE_950 = (
@@ -535,9 +511,9 @@ __aicore__ inline void Store(GlobalTensor<float>& c, LocalTensor<float>& l0c, ui
 
 
 def test_ascend950_fixpipe_and_register_helpers(checker: KernelChecker) -> None:
-    _fails_with(checker, FIXPIPE_950, "params.params.ndNum = 1;", "params.params.ndNumm = 1;", "ndNumm")
-    _fails_with(checker, FIXPIPE_950, "Fixpipe(c, l0c, params);", "Fixpipe(c, params);", "Fixpipe")
-    _fails_with(checker, FIXPIPE_950, "mmad.disableGemv = true;", "mmad.disableGemvv = true;", "disableGemvv")
+    fails_with(checker, FIXPIPE_950, "params.params.ndNum = 1;", "params.params.ndNumm = 1;", "ndNumm")
+    fails_with(checker, FIXPIPE_950, "Fixpipe(c, l0c, params);", "Fixpipe(c, params);", "Fixpipe")
+    fails_with(checker, FIXPIPE_950, "mmad.disableGemv = true;", "mmad.disableGemvv = true;", "disableGemvv")
 
 
 MATMUL_CONFIG = (
@@ -563,7 +539,7 @@ __aicore__ inline void Run() { WITH_OPERANDS(aType* p = nullptr; (void)p); }
 
 def test_matmul_configuration_fields_and_names_declared_by_macros(checker: KernelChecker) -> None:
     """A_DTYPE is a build macro (-D): the alias the macro declares with it is not blamed."""
-    _fails_with(
+    fails_with(
         checker, MATMUL_CONFIG, "constexpr MatmulConfig SHARED", "constexpr MatmulConfg SHARED", "MatmulConfg"
     )
 
@@ -574,7 +550,7 @@ def test_the_vendor_spelling_of_half(checker: KernelChecker) -> None:
         "template <typename T>\n__aicore__ inline float ToFloat(T v) { return static_cast<float>(v); }\n"
         "__aicore__ inline float First(LocalTensor<__fp16>& t) { return ToFloat<__fp16>(t.GetValue(0)); }\n"
     )
-    _fails_with(checker, text, "t.GetValue(0)", "t.GetVaIue(0)", "GetVaIue")
+    fails_with(checker, text, "t.GetValue(0)", "t.GetVaIue(0)", "GetVaIue")
 
 
 def test_a_missing_member_in_an_if_constexpr_branch_is_judged_like_the_compiler(
@@ -603,10 +579,10 @@ __aicore__ inline int64_t Offsets<layout>::Row(int64_t i)
 """
     )
     branch = checker.check_source(text, "kernel.cpp")
-    assert branch.ok, _errors(branch)
+    assert branch.ok, errors_text(branch)
     warned = [d for d in branch.diagnostics if d.check == "clang.no_member"]
-    assert [d.line for d in warned] == [_line(text, "rowStrde")]
-    _fails_with(checker, text, "i * this->rowStride;", "i * this->rowStrid;", "no member named 'rowStrid'")
+    assert [d.line for d in warned] == [line_of(text, "rowStrde")]
+    fails_with(checker, text, "i * this->rowStride;", "i * this->rowStrid;", "no member named 'rowStrid'")
 
 
 def test_a_function_template_nothing_uses_is_not_judged_like_one_that_is_called(
@@ -643,12 +619,12 @@ __global__ __aicore__ void store_kernel(GM_ADDR y)
 """
     )
     unused = checker.check_source(text, "kernel.cpp")
-    assert unused.ok, _errors(unused)
-    line = _line(text, "DataCopyPad(dst")
+    assert unused.ok, errors_text(unused)
+    line = line_of(text, "DataCopyPad(dst")
     assert any(d.line == line and "never instantiated" in d.message for d in unused.diagnostics)
     called = text.replace("LocalTensor<half> x;", "LocalTensor<half> x;\n    StoreTwice<half>(yGm, x, 8);")
     result = checker.check_source(called, "kernel.cpp")
-    assert [d.line for d in result.errors] == [line], _errors(result)
+    assert [d.line for d in result.errors] == [line], errors_text(result)
 
 
 FUSED_950 = """\
@@ -667,10 +643,10 @@ __simd_vf__ inline void Softmax(__ubuf__ float* dst, __ubuf__ half* src)
 
 
 def test_fused_register_ops_with_wider_results_and_global_quant_modes(checker: KernelChecker) -> None:
-    _fails_with(
+    fails_with(
         checker, FUSED_950, "FusedExpSub(e, x, rowMax, mask);", "FusedExpSub(e, x, mask);", "FusedExpSub"
     )
-    _fails_with(checker, FUSED_950, "QuantMode_t::QF322F16_PRE", "QuantMode_t::QF322F16_PER", "QF322F16_PER")
+    fails_with(checker, FUSED_950, "QuantMode_t::QF322F16_PRE", "QuantMode_t::QF322F16_PER", "QF322F16_PER")
 
 
 def test_an_assembled_unit_is_checked_as_the_tree_it_came_from(checker: KernelChecker) -> None:
@@ -689,7 +665,7 @@ def test_an_assembled_unit_is_checked_as_the_tree_it_came_from(checker: KernelCh
     assert [path for path, _ in split_unit_code(code, "image/blur/op_kernel/blur.cpp")] == list(files)
     assert not checker.check_source(code, "blur.cpp").ok  # the order of one text, not the code
     result = checker.check_unit_code(code, "image/blur/op_kernel/blur.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
     bad = checker.check_unit_code(
         code.replace("g.SetGlobalBuffer", "g.SetGlobalBufer"), "image/blur/op_kernel/blur.cpp"
     )
@@ -714,4 +690,4 @@ void RunOnHost()
 
 def test_the_cpu_debug_library_of_kernel_unit_tests(checker: KernelChecker) -> None:
     good = "uint8_t* x = (uint8_t*)AscendC::GmAlloc(1024);"
-    _fails_with(checker, CPU_DEBUG_TEST, good, good.replace("GmAlloc", "GmAlocc"), "GmAlocc")
+    fails_with(checker, CPU_DEBUG_TEST, good, good.replace("GmAlloc", "GmAlocc"), "GmAlocc")

@@ -5,7 +5,7 @@ dropped argument, so the records carry their real field names and the calls thei
 from __future__ import annotations
 
 from annotate.checker.clangcheck import KernelChecker
-from tests.test_checker_generations import HEAD, _fails_with
+from tests.helpers.checker_cases import HEAD, fails_with
 
 SOFTMAX = (
     HEAD
@@ -24,9 +24,9 @@ __aicore__ inline float Alpha(uint32_t m, uint32_t k)
 
 
 def test_softmax_params_and_host_tiling(checker: KernelChecker) -> None:
-    _fails_with(checker, SOFTMAX, "params.alpha +", "params.alpah +", "alpah")
+    fails_with(checker, SOFTMAX, "params.alpha +", "params.alpah +", "alpah")
     # host code: clang's own overload errors are not counted there, a near-miss name is
-    _fails_with(
+    fails_with(
         checker, SOFTMAX, "SoftMaxFlashV2TilingFunc(", "SoftMaxFlashV2TilingFnc(", "SoftMaxFlashV2TilingFnc"
     )
 
@@ -51,11 +51,9 @@ __aicore__ inline void Norm(const LocalTensor<float>& y, const LocalTensor<float
 
 
 def test_layernorm_and_normalize(checker: KernelChecker) -> None:
-    _fails_with(
-        checker, NORMALIZATION, "lnPara.rLengthWithPadding", "lnPara.rLengthWithPad", "rLengthWithPad"
-    )
-    _fails_with(checker, NORMALIZATION, "ReducePattern::AR,", "ReducePattern::RR,", "RR")
-    _fails_with(checker, NORMALIZATION, "tmp, 1e-5f, nlPara);", "tmp, nlPara);", "Normalize")
+    fails_with(checker, NORMALIZATION, "lnPara.rLengthWithPadding", "lnPara.rLengthWithPad", "rLengthWithPad")
+    fails_with(checker, NORMALIZATION, "ReducePattern::AR,", "ReducePattern::RR,", "RR")
+    fails_with(checker, NORMALIZATION, "tmp, 1e-5f, nlPara);", "tmp, nlPara);", "Normalize")
 
 
 WELFORD = (
@@ -77,8 +75,8 @@ __aicore__ inline void Stats(const LocalTensor<float>& mean, const LocalTensor<f
 
 
 def test_welford(checker: KernelChecker) -> None:
-    _fails_with(checker, WELFORD, "finalize.headCountLength", "finalize.headCountLen", "headCountLen")
-    _fails_with(
+    fails_with(checker, WELFORD, "finalize.headCountLength", "finalize.headCountLen", "headCountLen")
+    fails_with(
         checker,
         WELFORD,
         "(mean, var, mean, var, x, tmp, update)",
@@ -105,8 +103,8 @@ __aicore__ inline void Convert(const LocalTensor<half>& dst, const LocalTensor<h
 
 
 def test_transdata(checker: KernelChecker) -> None:
-    _fails_with(checker, TRANSDATA, "(void)params.dstLayout;", "(void)params.dstLayot;", "dstLayot")
-    _fails_with(checker, TRANSDATA, "DataFormat::NDC1HWC0}", "DataFormat::NDC1HWCO}", "NDC1HWCO")
+    fails_with(checker, TRANSDATA, "(void)params.dstLayout;", "(void)params.dstLayot;", "dstLayot")
+    fails_with(checker, TRANSDATA, "DataFormat::NDC1HWC0}", "DataFormat::NDC1HWCO}", "NDC1HWCO")
 
 
 UNPAD = (
@@ -124,8 +122,8 @@ __aicore__ inline void Trim(const LocalTensor<float>& dst, const LocalTensor<flo
 
 
 def test_unpad(checker: KernelChecker) -> None:
-    _fails_with(checker, UNPAD, "params.rightPad = 2;", "params.rigthPad = 2;", "rigthPad")
-    _fails_with(
+    fails_with(checker, UNPAD, "params.rightPad = 2;", "params.rigthPad = 2;", "rigthPad")
+    fails_with(
         checker, UNPAD, "UnPad(dst, src, params, tmp, tiling);", "UnPad(dst, src, tmp, tiling);", "UnPad"
     )
 
@@ -146,8 +144,8 @@ __aicore__ inline void Scan(LocalTensor<float>& dst, LocalTensor<float>& last, c
 
 
 def test_cumsum(checker: KernelChecker) -> None:
-    _fails_with(checker, CUMSUM, "CUMSUM_ALGORITHM_SKLANSKY}", "CUMSUM_ALGORITHM_SKLANSKI}", "SKLANSKI")
-    _fails_with(
+    fails_with(checker, CUMSUM, "CUMSUM_ALGORITHM_SKLANSKY}", "CUMSUM_ALGORITHM_SKLANSKI}", "SKLANSKI")
+    fails_with(
         checker,
         CUMSUM,
         "static_assert(CFG.outputLastRow",

@@ -5,7 +5,7 @@ preprocessor branch a -D selects, the host tiling library, a misread declaration
 from __future__ import annotations
 
 from annotate.checker.clangcheck import KernelChecker
-from tests.test_checker_generations import HEAD, _errors, _fails_with
+from tests.helpers.checker_cases import HEAD, errors_text, fails_with
 
 SYNC = (
     HEAD
@@ -30,10 +30,10 @@ __global__ __vector__ void Accumulate(GM_ADDR flags, GM_ADDR work)
 
 
 def test_block_ordering_cache_bypass_group_barrier_and_clock(checker: KernelChecker) -> None:
-    _fails_with(checker, SYNC, "WaitPreBlock(gm, ub);", "WaitPreBlock(gm);", "WaitPreBlock")
-    _fails_with(checker, SYNC, "ReadGmByPassDCache((", "ReadGmByPasDCache((", "ReadGmByPasDCache")
-    _fails_with(checker, SYNC, "barrier.Arrive(0);", "barrier.Arive(0);", "Arive")
-    _fails_with(checker, SYNC, "PipeMode::MTE3_MODE", "PipeMode::MTE3_MOD", "MTE3_MOD")
+    fails_with(checker, SYNC, "WaitPreBlock(gm, ub);", "WaitPreBlock(gm);", "WaitPreBlock")
+    fails_with(checker, SYNC, "ReadGmByPassDCache((", "ReadGmByPasDCache((", "ReadGmByPasDCache")
+    fails_with(checker, SYNC, "barrier.Arrive(0);", "barrier.Arive(0);", "Arive")
+    fails_with(checker, SYNC, "PipeMode::MTE3_MODE", "PipeMode::MTE3_MOD", "MTE3_MOD")
 
 
 REDUCE = (
@@ -52,10 +52,10 @@ __aicore__ inline void Sum(LocalTensor<float>& dst, LocalTensor<float>& src, TQu
 
 def test_reduces_templated_by_reduce_type_and_buffer_pool_handles(checker: KernelChecker) -> None:
     repeat = "ReduceRepeat<ReduceType::SUM, float>(dst, src, 64, 4, 1, 1, 8);"
-    _fails_with(checker, REDUCE, repeat, repeat.replace(", 8);", ");"), "ReduceRepeat")
-    _fails_with(checker, REDUCE, "ReducePairElem<", "ReducePairElen<", "ReducePairElen")
+    fails_with(checker, REDUCE, repeat, repeat.replace(", 8);", ");"), "ReduceRepeat")
+    fails_with(checker, REDUCE, "ReducePairElem<", "ReducePairElen<", "ReducePairElen")
     buffers = "que.InitStartBufHandle(nullptr, 1, 256);"
-    _fails_with(checker, REDUCE, buffers, buffers.replace(", 256", ""), "too few arguments")
+    fails_with(checker, REDUCE, buffers, buffers.replace(", 256", ""), "too few arguments")
 
 
 REGISTER_BUILTINS = (
@@ -72,7 +72,7 @@ __simd_vf__ inline void Mask(__ubuf__ float* dst, uint32_t count)
 
 
 def test_ascend950_register_builtins(checker: KernelChecker) -> None:
-    _fails_with(checker, REGISTER_BUILTINS, "plt_b32(count", "plt_b23(count", "plt_b23")
+    fails_with(checker, REGISTER_BUILTINS, "plt_b32(count", "plt_b23(count", "plt_b23")
 
 
 SCENARIOS = (
@@ -96,7 +96,7 @@ __global__ __vector__ void Copy(GM_ADDR x)
 
 def test_names_declared_only_in_a_branch_the_build_selects(checker: KernelChecker) -> None:
     result = checker.check_source(SCENARIOS, "kernel.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
     assert any("preprocessor branch" in d.message for d in result.diagnostics)
     misspelt = checker.check_source(
         SCENARIOS.replace("GlobalTensor<T1> xGm", "GlobalTensor<T2> xGm"), "kernel.cpp"
@@ -147,6 +147,6 @@ def test_variadic_calls_derived_records_and_builtins_as_no_misspelling_target(ch
     an unknown `pids` (a missing include may declare it) is no misspelling of the built-in `plds`."""
     text = MANY_ARGUMENTS.replace(HEAD, HEAD + '#include "missing_helpers.h"\n')
     result = checker.check_source(text, "kernel.cpp")
-    assert result.ok, _errors(result)
+    assert result.ok, errors_text(result)
     assert not any("plds" in d.message for d in result.diagnostics)
-    _fails_with(checker, text, "(c, l0c, params);", "(c, params);", "Fixpipe")
+    fails_with(checker, text, "(c, l0c, params);", "(c, params);", "Fixpipe")

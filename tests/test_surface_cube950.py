@@ -4,7 +4,7 @@ fixpipe record and the matmul helpers. Each family passes a correct kernel and f
 from __future__ import annotations
 
 from annotate.checker.clangcheck import KernelChecker
-from tests.test_checker_generations import HEAD, _fails_with
+from tests.helpers.checker_cases import HEAD, fails_with
 
 MX = (
     HEAD
@@ -35,16 +35,16 @@ __aicore__ inline void Product(LocalTensor<float>& c, LocalTensor<fp4x2_e2m1_t>&
 
 
 def test_mx_load_and_product(checker: KernelChecker) -> None:
-    _fails_with(checker, MX, "scale.xStep = 1;", "scale.xStpe = 1;", "xStpe")
-    _fails_with(
+    fails_with(checker, MX, "scale.xStep = 1;", "scale.xStpe = 1;", "xStpe")
+    fails_with(
         checker,
         MX,
         "LoadData(a2, a1, scaleA1, load, scale);",
         "LoadData(a2, a1, scaleA1, scale);",
         "LoadData",
     )
-    _fails_with(checker, MX, "MmadMx(c, a2, b2, mmad);", "MmadMX(c, a2, b2, mmad);", "MmadMX")
-    _fails_with(checker, MX, "MmadMx(c, a2, b2, mmad);", "MmadMx(c, a2, mmad);", "MmadMx")
+    fails_with(checker, MX, "MmadMx(c, a2, b2, mmad);", "MmadMX(c, a2, b2, mmad);", "MmadMX")
+    fails_with(checker, MX, "MmadMx(c, a2, b2, mmad);", "MmadMx(c, a2, mmad);", "MmadMx")
 
 
 STRIDED = (
@@ -68,14 +68,14 @@ __aicore__ inline void Split(LocalTensor<half>& a2, LocalTensor<half>& a1, uint1
 
 
 def test_strided_and_repeated_loads(checker: KernelChecker) -> None:
-    _fails_with(checker, STRIDED, "repeat.dstStride = m / 16;", "repeat.dstStrid = m / 16;", "dstStrid")
-    _fails_with(
+    fails_with(checker, STRIDED, "repeat.dstStride = m / 16;", "repeat.dstStrid = m / 16;", "dstStrid")
+    fails_with(
         checker, STRIDED, "LoadDataWithStride(a2, a1, params);", "LoadDataWithStride(a2, params);", "LoadData"
     )
-    _fails_with(
+    fails_with(
         checker, STRIDED, "SetLoadDataRepeat({0, 1, 0});", "SetLoadDataRepet({0, 1, 0});", "SetLoadDataRepet"
     )
-    _fails_with(
+    fails_with(
         checker,
         STRIDED,
         "static constexpr IsResetLoad3dConfig KEEP",
@@ -100,14 +100,14 @@ __aicore__ inline void Sparse(LocalTensor<int32_t>& c, LocalTensor<int8_t>& a2, 
 
 
 def test_sparse_load_and_product(checker: KernelChecker) -> None:
-    _fails_with(
+    fails_with(
         checker,
         SPARSE,
         "LoadDataWithSparse(b2, b1, idx, load);",
         "LoadDataWithSparse(b2, b1, load);",
         "LoadData",
     )
-    _fails_with(
+    fails_with(
         checker,
         SPARSE,
         "MmadWithSparse(c, a2, b2, {m, n, k, false, 0, false, false, false});",
@@ -131,9 +131,9 @@ __aicore__ inline void Store(GlobalTensor<bfloat16_t>& out, LocalTensor<float>& 
 
 
 def test_fixpipe_3510_record(checker: KernelChecker) -> None:
-    _fails_with(checker, FIXPIPE_3510, "params(n, m, m, n);", "params(n, m, m);", "FixpipeParamsArch3510")
+    fails_with(checker, FIXPIPE_3510, "params(n, m, m, n);", "params(n, m, m);", "FixpipeParamsArch3510")
     # the nz2nd loop sizes live in the layout transform, not on the record itself
-    _fails_with(checker, FIXPIPE_3510, "params.params.ndNum = 1;", "params.ndNum = 1;", "ndNum")
+    fails_with(checker, FIXPIPE_3510, "params.params.ndNum = 1;", "params.ndNum = 1;", "ndNum")
 
 
 MATMUL = (
@@ -158,5 +158,5 @@ __aicore__ constexpr MatmulApiStaticTiling Tiling()
 
 
 def test_matmul_dst_type_and_mx_tiling(checker: KernelChecker) -> None:
-    _fails_with(checker, MATMUL, "AscendC::GetMmDstType<AType>", "AscendC::GetMmDstTyp<AType>", "GetMmDstTyp")
-    _fails_with(checker, MATMUL, "tiling.mxTypePara = ", "tiling.mxTypeParam = ", "mxTypeParam")
+    fails_with(checker, MATMUL, "AscendC::GetMmDstType<AType>", "AscendC::GetMmDstTyp<AType>", "GetMmDstTyp")
+    fails_with(checker, MATMUL, "tiling.mxTypePara = ", "tiling.mxTypeParam = ", "mxTypeParam")
