@@ -40,12 +40,7 @@ _ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
 _SLASHES, _DQUOTES, _SQUOTES = (np.uint64(c * 0x0101010101010101) for c in (47, 34, 39))
 
 if numba is not None:
-
-    @numba.njit(cache=True, inline="always")
-    def _u(i):
-        """An array index as unsigned: numba guards every signed index against a negative value
-        (Python's wraparound), a cost each byte of the lexer would pay."""
-        return np.uint64(i)
+    from dedup.accel import unsigned_index as _u
 
     @numba.njit(cache=True, inline="always")
     def _literal_end(m, i, e, quote, dotall):
