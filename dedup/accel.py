@@ -305,51 +305,6 @@ if numba is not None:
                 keep[lo + j] = j == 0 or out_fps[lo + j] != out_fps[lo + j - 1]
 
 
-if numba is not None:
-
-    @numba.njit(cache=True, nogil=True)
-    def _shingle_ranges(buf, counts, ngram, starts, lengths, per_doc):
-        n_tokens = 0
-        for c in counts:
-            n_tokens += c
-        token_start = np.empty(n_tokens, dtype=np.int64)
-        token_end = np.empty(n_tokens, dtype=np.int64)
-        token = 0
-        token_start[0] = 0
-        for pos in range(len(buf)):
-            if buf[pos] == 10:  # a newline ends every token but the last
-                token_end[token] = pos
-                token += 1
-                token_start[token] = pos + 1
-                buf[pos] = 32  # shingles are space-joined
-        token_end[token] = len(buf)
-        first = 0
-        out = 0
-        for d in range(len(counts)):
-            count = counts[d]
-            span = min(count, ngram)
-            shingles = count - ngram + 1 if count >= ngram else min(count, 1)
-            for s in range(shingles):
-                starts[out] = token_start[first + s]
-                lengths[out] = token_end[first + s + span - 1] - starts[out]
-                out += 1
-            per_doc[d] = shingles
-            first += count
-
-
-def shingle_ranges(
-    buf: np.ndarray, counts: np.ndarray, ngram: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Byte ranges of every n-gram of tokens in `buf` (tokens and documents separated by newlines,
-    which become spaces in place); `counts` are the tokens of each (non-empty) document."""
-    per_doc = np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).astype(np.int64)
-    total = int(per_doc.sum())
-    starts = np.empty(total, dtype=np.int64)
-    lengths = np.empty(total, dtype=np.int64)
-    _shingle_ranges(buf, counts.astype(np.int64), ngram, starts, lengths, per_doc)
-    return starts, lengths, per_doc
-
-
 def sort_unique_segments(
     fps: np.ndarray, h32: np.ndarray, indptr: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -456,8 +411,8 @@ def hash_interned(
     buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
-    (in order of first occurrence), from the same input as shingle_ranges. Real code repeats
-    many of its shingles, so hashing each distinct one once is the cheaper half of the work,
+    (in order of first occurrence); `buf` holds the tokens joined by newlines, documents one
+    after the other, as dedup.lex.lex_tokens writes them. Real code repeats many of its shingles, so hashing each distinct one once is the cheaper half of the work,
     and MinHash over distinct shingles equals MinHash over all of them. `token_starts`: where
     each token starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from
     the newlines when not given)."""
