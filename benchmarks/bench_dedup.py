@@ -384,25 +384,25 @@ def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float])
     lexed = [lex_tokens(batch) for batch in batches]
     present = [counts[counts > 0].astype(np.int64) for _, _, counts, _ in lexed]
     totals = [int(np.where(c >= 5, c - 4, np.minimum(c, 1)).sum()) for c in present]
-    interned: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    interned: list[tuple[np.ndarray, int, np.ndarray, np.ndarray]] = []
 
     def intern() -> None:
         interned.clear()
         for (joined, _, _, token_starts), counts, total in zip(lexed, present, totals, strict=True):
-            buf, words = joined.copy(), np.empty(len(joined) + 1, dtype=np.uint32)
+            buf = accel.padded(joined)
             starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
             per_doc = np.zeros(len(counts), dtype=np.int64)
-            distinct = accel._intern_shingles(buf, words, counts, token_starts, 5, starts, lengths, per_doc)
-            interned.append((buf, starts[:distinct], lengths[:distinct], words))
+            distinct = accel._intern_shingles(buf, counts, token_starts, 5, starts, lengths, per_doc)
+            interned.append((buf, len(joined), starts[:distinct], lengths[:distinct]))
 
     def sha1() -> None:
-        for buf, starts, lengths, words in interned:
-            accel.sha1_hash_ranges(buf, starts, lengths, words)
+        for buf, size, starts, lengths in interned:
+            accel.sha1_padded(buf, size, starts, lengths)
 
     return {
         "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch) for batch in batches]),
         "intern (each unit's distinct shingles)": best(intern),
-        f"SHA-1 of the distinct shingles ({sum(len(p[1]) for p in interned):,})": best(sha1),
+        f"SHA-1 of the distinct shingles ({sum(len(p[2]) for p in interned):,})": best(sha1),
     }
 
 

@@ -31,13 +31,14 @@ _R1, _R2, _R5, _R8, _R13, _R16, _R24, _R27, _R30, _R31 = (
     np.uint32(v) for v in (1, 2, 5, 8, 13, 16, 24, 27, 30, 31)
 )
 _FMIX1, _FMIX2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
-# Indexed by (bytes of a token or shingle left in a word, clipped to -1..4) + 1: which bytes of
-# the big-endian word belong to it. The scalar loops of the interning read this table (5% faster
-# there than computing the mask); the SHA-1 block fill computes it with shifts, which vectorise.
-_KEEP = np.array([0, 0, 0xFF000000, 0xFFFF0000, 0xFFFFFF00, 0xFFFFFFFF], dtype=np.uint32)
 _ALL32, _TOP32 = np.uint32(0xFFFFFFFF), np.uint32(0x80000000)
 _INIT = np.array([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0], dtype=np.uint32)
 _LANES = 64
+# _LOW_BYTES[r] keeps the r low bytes of a little-endian 8-byte load (a token or shingle's last
+# bytes). The scalar loops of the interning read this table (5% faster there than computing the
+# mask); the SHA-1 block fill computes its masks with shifts, which vectorise.
+_LOW_BYTES = np.array([(1 << (8 * r)) - 1 for r in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_HASH_SEED, _GOLDEN = np.uint64(0xCBF29CE484222325), np.uint64(0x9E3779B97F4A7C15)
 _BYTE = np.uint64(0xFF)
 
 if numba is not None:
@@ -51,42 +52,64 @@ if numba is not None:
 
     _u = unsigned_index
 
-    @numba.njit(cache=True, nogil=True)
-    def _be_words(buf, words):
-        """words[k] = bytes k..k+3 of buf as a big-endian word (zeros past the end): every
-        4-byte load SHA-1 and the token hash need becomes one array read."""
-        n = len(buf)
-        for k in range(n - 3):
-            words[k] = (
-                (np.uint32(buf[k]) << _R24)
-                | (np.uint32(buf[k + 1]) << _R16)
-                | (np.uint32(buf[k + 2]) << _R8)
-                | np.uint32(buf[k + 3])
-            )
-        for k in range(max(n - 3, 0), n + 1):
-            word = np.uint32(0)
-            for j in range(4):
-                word = word << _R8
-                if k + j < n:
-                    word |= np.uint32(buf[k + j])
-            words[k] = word
+    from llvmlite import ir
+    from numba.core import types as _types
+    from numba.extending import intrinsic
+
+    def _unaligned_load(name: str, big_endian: bool) -> Any:
+        """An intrinsic: the eight bytes array[index:index + 8] of a uint8 array as one uint64,
+        from any offset (an unaligned load; the caller keeps index + 8 within the array)."""
+
+        def typer(typingctx: Any, array: Any, index: Any) -> Any:
+            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                data = context.make_array(signature.args[0])(context, builder, args[0]).data
+                at = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+                value = builder.load(at, align=1)
+                return builder.bswap(value) if big_endian else value
+
+            return _types.uint64(array, index), codegen
+
+        typer.__name__ = typer.__qualname__ = name
+        return intrinsic(typer)
+
+    load8 = _unaligned_load("load8", big_endian=False)  # little-endian: for hashes and compares
+    load8_be = _unaligned_load("load8_be", big_endian=True)  # SHA-1's two message words
+
+    @numba.njit(cache=True, inline="always")
+    def same_bytes(array, a, b, length):
+        """Whether array[a:a + length] equals array[b:b + length]: eight bytes a step."""
+        for k in range(0, length, 8):
+            if (load8(array, _u(a + k)) ^ load8(array, _u(b + k))) & _LOW_BYTES[_u(min(length - k, 8))]:
+                return False
+        return True
+
+    @numba.njit(cache=True, inline="always")
+    def token_hash(array, start, length):
+        """A 64-bit hash of the bytes array[start:start + length], eight bytes a step (the array
+        has eight readable bytes past the end). Only the interning's lookups use it, and they
+        confirm every match on the bytes, so it needs to spread well, not to be any standard."""
+        h = _HASH_SEED ^ np.uint64(length)
+        for k in range(0, length, 8):
+            h = (h ^ (load8(array, _u(start + k)) & _LOW_BYTES[_u(min(length - k, 8))])) * _GOLDEN
+        return h
 
     @numba.njit(cache=True, nogil=True)
-    def _sha1_lanes(words, starts, lengths, order, h32, fps):
+    def _sha1_lanes(buf, size, starts, lengths, order, h32, fps):
         """SHA-1 of byte ranges, _LANES messages at a time. The message schedule is computed for
         all lanes of a group at once (a loop over lanes per step: SIMD); then each lane's 80
         rounds are one straight loop body over scalar locals, and the loop over lanes around it
         is what the compiler vectorises, so the five state words stay in vector registers for
         all 80 rounds. A lane whose message has fewer blocks than the longest of its group
         keeps its state after its last block: `order` puts one-block messages first, longer ones
-        after (about 4% of real shingles need a second block). Runs without the GIL: the
-        callers' thread pool hashes several batches at once."""
+        after (about 4% of real shingles need a second block), and the shortest first of all.
+        The messages are byte ranges of
+        buf[:size], read eight bytes at a time (buf has _PAD bytes to spare past `size`). Runs
+        without the GIL: the callers' thread pool hashes several batches at once."""
         n = len(starts)
         own = np.empty(_LANES, dtype=np.int64)
         base = np.empty(_LANES, dtype=np.int64)
         left = np.empty(_LANES, dtype=np.int32)
         bits = np.empty(_LANES, dtype=np.uint32)
-        last_word = len(words) - 1
         w = np.empty((80, _LANES), dtype=np.uint32)
         h = np.empty((5, _LANES), dtype=np.uint32)
         for g in range((n + _LANES - 1) // _LANES):
@@ -95,10 +118,15 @@ if numba is not None:
                 for lane in range(_LANES):
                     h[j, lane] = _INIT[j]
             blocks = 0
+            longest = 0
             for lane in range(_LANES):
                 i = order[_u(min(first + lane, n - 1))]  # spare lanes repeat the last message
                 own[_u(lane)] = (lengths[_u(i)] + 8) // 64 + 1
                 blocks = max(blocks, own[_u(lane)])
+                longest = max(longest, lengths[_u(i)])
+            # Up to 31 bytes (three real shingles in four), the message and its 0x80 marker fit in
+            # the first eight words and the next seven are zeros: half the copying and masking.
+            filled = 8 if longest <= 31 else 16
             for blk in range(blocks):
                 for lane in range(_LANES):
                     i = order[_u(min(first + lane, n - 1))]
@@ -108,14 +136,19 @@ if numba is not None:
                         np.uint32(lengths[_u(i)] * 8) if blk == own[_u(lane)] - 1 else np.uint32(0)
                     )
                 # The padded block in two passes, so that no lane takes a branch of its own:
-                # sixteen words copied per lane, then masked past the message end, with the 0x80
-                # marker, across all lanes at once (SIMD). Branching per lane on the length
-                # mispredicts, and it had cost more than the 80 rounds.
+                # sixteen words copied per lane (two per load), then masked past the message
+                # end, with the 0x80 marker, across all lanes at once (SIMD). Branching per lane
+                # on the length mispredicts, and it had cost more than the 80 rounds.
                 for lane in range(_LANES):
-                    at = base[_u(lane)]
-                    for j in range(16):
-                        w[j, lane] = words[_u(min(at + 4 * j, last_word))]
-                for j in range(16):
+                    at = min(base[_u(lane)], size)  # a lane past its last block reads anything
+                    for j in range(filled // 2):
+                        pair = load8_be(buf, _u(at + 8 * j))
+                        w[2 * j, lane] = np.uint32(pair >> _S32)
+                        w[2 * j + 1, lane] = np.uint32(pair & _M32)
+                for j in range(filled, 16):
+                    for lane in range(_LANES):
+                        w[j, lane] = 0
+                for j in range(filled):
                     for lane in range(_LANES):
                         rem = left[_u(lane)] - np.int32(4 * j)  # message bytes left at this word
                         r4 = np.uint32(min(max(rem, np.int32(0)), np.int32(4))) << _R2
@@ -247,29 +280,43 @@ def _run_wide(kernel: Any, *args: Any) -> None:
     kernel(*args)
 
 
-def be_words(buf: np.ndarray) -> np.ndarray:
-    words = np.empty(len(buf) + 1, dtype=np.uint32)
-    _be_words(buf, words)
-    return words
+# Bytes readable past the end of the buffers the kernels read eight bytes at a time: SHA-1's
+# last block of a message starts at most 8 bytes past its end and reads 64.
+_PAD = 128
 
 
-def sha1_hash_ranges(
-    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, words: np.ndarray | None = None
+def padded(buf: np.ndarray) -> np.ndarray:
+    """A copy of `buf` with _PAD zero bytes after it (what sha1_padded and the interning read)."""
+    out = np.zeros(len(buf) + _PAD, dtype=np.uint8)
+    out[: len(buf)] = buf
+    return out
+
+
+def sha1_padded(
+    buf: np.ndarray, size: int, starts: np.ndarray, lengths: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`
-    (`words`: be_words(buf), when the caller has it already)."""
+    """sha1_hash_ranges of ranges of buf[:size], where buf has _PAD bytes to spare after `size`."""
     starts = np.asarray(starts, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     h32 = np.empty(len(starts), dtype=np.uint32)
     fps = np.empty(len(starts), dtype=np.uint64)
     if not len(starts):
         return h32, fps
-    if words is None:
-        words = be_words(buf)
-    one_block = lengths <= 55  # with the 0x80 marker and the 8-byte length: 64 bytes
-    order = np.concatenate([np.flatnonzero(one_block), np.flatnonzero(~one_block)])
-    _run_wide(_sha1_lanes, words, starts, lengths, order, h32, fps)
+    # By how much of a block the message fills: up to 8 words; one block (with the 0x80 marker
+    # and the 8-byte length: 64 bytes); more.
+    short, one_block = lengths <= 31, lengths <= 55
+    order = np.concatenate(
+        [np.flatnonzero(short), np.flatnonzero(one_block & ~short), np.flatnonzero(~one_block)]
+    )
+    _run_wide(_sha1_lanes, buf, np.int64(size), starts, lengths, order, h32, fps)
     return h32, fps
+
+
+def sha1_hash_ranges(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(sha1_hash32, 64-bit fingerprint from digest words H1 H2) of every byte range of `buf`."""
+    return sha1_padded(padded(buf), len(buf), starts, lengths)
 
 
 def minhash_affine32(
@@ -319,7 +366,6 @@ def sort_unique_segments(
     return out_fps[keep], out_h32[keep], counts.astype(np.int64)
 
 
-_FNV_OFFSET, _FNV_PRIME = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
 _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S33, _S27u, _S31u = np.uint64(33), np.uint64(27), np.uint64(31)
 _ODD = np.random.RandomState(14).randint(1, 1 << 62, 64, dtype=np.uint64) | np.uint64(1)
@@ -333,15 +379,15 @@ if numba is not None:
         return x ^ (x >> _S31u)
 
     @numba.njit(cache=True, nogil=True)
-    def _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc):
+    def _intern_shingles(buf, counts, token_starts, ngram, rep_start, rep_len, per_doc):
         """The distinct shingles of each document (byte range of the first occurrence), in order
         of first occurrence. Each token gets a 64-bit hash of its bytes, each shingle a mix of
         its tokens' hashes, looked up in a small per-document table; equal hashes are confirmed
-        by comparing the shingles' bytes (exact: a hash is never trusted on its own)."""
+        by comparing the shingles' bytes (exact: a hash is never trusted on its own). `buf` has
+        eight bytes to spare past the last token: both read eight bytes at a time."""
         n_tokens = len(token_starts) - 1
         for j in range(1, n_tokens):  # the newline before every token but the first
             buf[_u(token_starts[_u(j)] - 1)] = 32  # shingles are space-joined
-        _be_words(buf, words)
         most = 1
         for c in counts:
             most = max(most, c)
@@ -351,13 +397,10 @@ if numba is not None:
         s_first = np.empty(cap, dtype=np.int64)
         s_hash = np.empty(cap, dtype=np.uint64)
         s_new = np.empty(most, dtype=np.uint64)
-        token_hash = np.empty(n_tokens, dtype=np.uint64)
+        token_hashes = np.empty(n_tokens, dtype=np.uint64)
         for j in range(n_tokens):
-            a, b = token_starts[_u(j)], token_starts[_u(j + 1)] - 1
-            h = _FNV_OFFSET ^ np.uint64(b - a)
-            for k in range(a, b, 4):  # four bytes a step, the word masked to the token
-                h = (h ^ np.uint64(words[_u(k)] & _KEEP[_u(min(b - k, 4) + 1)])) * _FNV_PRIME
-            token_hash[_u(j)] = h
+            a = token_starts[_u(j)]
+            token_hashes[_u(j)] = token_hash(buf, a, token_starts[_u(j + 1)] - 1 - a)
         distinct = 0
         first = 0
         for d in range(len(counts)):
@@ -374,7 +417,7 @@ if numba is not None:
             for s in range(shingles):
                 h = np.uint64(span)
                 for k in range(span):  # independent multiplies, one mix: cheap and well spread
-                    h += token_hash[_u(first + s + k)] * _ODD[k]
+                    h += token_hashes[_u(first + s + k)] * _ODD[k]
                 s_new[_u(s)] = _mix(h)
             for f in range(first, first + shingles):
                 h = s_new[_u(f - first)]
@@ -394,11 +437,7 @@ if numba is not None:
                     if s_hash[_u(slot)] == h:
                         oa = token_starts[_u(other)]
                         same = token_starts[_u(other + span)] - 1 - oa == length
-                        if same:  # four bytes a step
-                            for k in range(0, length, 4):
-                                if (words[_u(oa + k)] ^ words[_u(a + k)]) & _KEEP[_u(min(length - k, 4) + 1)]:
-                                    same = False
-                                    break
+                        same = same and same_bytes(buf, oa, a, length)
                         if same:
                             break
                     slot = (slot + np.uint64(1)) & mask
@@ -408,22 +447,26 @@ if numba is not None:
 
 
 def hash_interned(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
+    buf: np.ndarray,
+    counts: np.ndarray,
+    ngram: int,
+    token_starts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence); `buf` holds the tokens joined by newlines, documents one
-    after the other, as dedup.lex.lex_tokens writes them. Real code repeats many of its shingles, so hashing each distinct one once is the cheaper half of the work,
-    and MinHash over distinct shingles equals MinHash over all of them. `token_starts`: where
-    each token starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from
-    the newlines when not given)."""
+    after the other, as dedup.lex.lex_tokens writes them. Real code repeats many of its
+    shingles, so hashing each distinct one once is the cheaper half of the work, and MinHash
+    over distinct shingles equals MinHash over all of them. `token_starts`: where each token
+    starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from the
+    newlines when not given)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
-    words = np.empty(len(buf) + 1, dtype=np.uint32)
     if token_starts is None:
         token_starts = np.concatenate([[0], np.flatnonzero(buf == 10) + 1, [len(buf) + 1]]).astype(np.int64)
-    distinct = _intern_shingles(buf, words, counts, token_starts, ngram, rep_start, rep_len, per_doc)
-    h32, fps = sha1_hash_ranges(buf, rep_start[:distinct], rep_len[:distinct], words)
+    data = padded(buf)
+    distinct = _intern_shingles(data, counts, token_starts, ngram, rep_start, rep_len, per_doc)
+    h32, fps = sha1_padded(data, len(buf), rep_start[:distinct], rep_len[:distinct])
     return h32, fps, per_doc

@@ -86,9 +86,38 @@ def test_signatures_interoperate_with_datasketch_lsh() -> None:
 
 
 def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
+    """Lengths at each edge: of a word, of the compiled kernel's half-filled blocks (31, 32), of
+    a block with its marker and length (55, 56), of two blocks; the last message ends the buffer.
+    A whole lane group of the compiled kernel (64) has each length alone."""
     rng = random.Random(5)
-    lengths = [0, 1, 3, 4, 5, 54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 200, 1000]
-    messages = [bytes(rng.randrange(256) for _ in range(n)) for n in lengths for _ in range(3)]
+    lengths = [
+        0,
+        1,
+        3,
+        4,
+        5,
+        7,
+        8,
+        9,
+        27,
+        28,
+        31,
+        32,
+        33,
+        54,
+        55,
+        56,
+        57,
+        63,
+        64,
+        65,
+        118,
+        119,
+        120,
+        200,
+        1000,
+    ]
+    messages = [rng.randbytes(n) for n in lengths for _ in range(70)]
     buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
     sizes = np.array([len(m) for m in messages])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -103,8 +132,9 @@ def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
 
 
 def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -> None:
-    """Hundreds of messages, one- and two-block ones interleaved: several lane groups of the
-    compiled kernel, each lane masked at its own length, the two-block ones reordered last."""
+    """Hundreds of messages of every length up to two blocks, interleaved: several lane groups of
+    the compiled kernel, each lane masked at its own length, reordered short ones first and
+    two-block ones last."""
     rng = random.Random(9)
     messages = [bytes(rng.randrange(1, 256) for _ in range(rng.randrange(0, 130))) for _ in range(700)]
     buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
@@ -113,6 +143,22 @@ def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -
     fps, h32 = hash_ranges(buf, starts, sizes)
     assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
     assert fps.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
+
+
+@pytest.mark.skipif(not accel.AVAILABLE, reason="the compiled byte helpers need numba")
+def test_eight_byte_compare_and_token_hash_see_exactly_their_bytes() -> None:
+    """The interning's exact check (same_bytes) and its token hash read eight bytes a step: at
+    every length, a difference in any byte of the range counts and one just past it does not."""
+    rng = random.Random(21)
+    text = rng.randbytes(40)
+    for length in range(34):
+        for at in range(length + 2):  # each byte of the range, and the two after it
+            other = bytearray(text)
+            other[at] ^= 0x5A
+            buf = np.frombuffer(text + bytes(other) + bytes(8), dtype=np.uint8)
+            inside = at < length
+            assert accel.same_bytes(buf, 0, 40, length) is not inside
+            assert (accel.token_hash(buf, 0, length) != accel.token_hash(buf, 40, length)) is inside
 
 
 @pytest.mark.parametrize(("threshold", "num_perm"), [(0.7, 128), (0.5, 64), (0.9, 256)])
