@@ -287,8 +287,9 @@ _PAD = 128
 
 def padded(buf: np.ndarray) -> np.ndarray:
     """A copy of `buf` with _PAD zero bytes after it (what sha1_padded and the interning read)."""
-    out = np.zeros(len(buf) + _PAD, dtype=np.uint8)
+    out = np.empty(len(buf) + _PAD, dtype=np.uint8)
     out[: len(buf)] = buf
+    out[len(buf) :] = 0
     return out
 
 

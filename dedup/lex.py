@@ -40,6 +40,7 @@ _ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
 _SLASHES, _DQUOTES, _SQUOTES = (np.uint64(c * 0x0101010101010101) for c in (47, 34, 39))
 
 if numba is not None:
+    from dedup.accel import load8
     from dedup.accel import unsigned_index as _u
 
     @numba.njit(cache=True, inline="always")
@@ -68,26 +69,24 @@ if numba is not None:
         return (y - _ONES) & ~y & _HIGHS
 
     @numba.njit(cache=True, nogil=True)
-    def _mask(src, src64, s, e, m):
-        """schemas.cpp.mask_comments on bytes src[s:e] into m[s:e]: comments become spaces
+    def _mask(src, s, e):
+        """schemas.cpp.mask_comments on bytes src[s:e], in place: comments become spaces
         (newlines kept), literals are skipped so that `//` inside a string stays. Only `/`, `"`
         and `'` start anything, so eight bytes at a time are skipped while none of them is
-        there (`src64`: src read as aligned 8-byte words)."""
-        m[s:e] = src[s:e]
+        there. Every write is at or behind the scan, so the scan reads the text as written."""
         i = s
         while i < e:
-            if (i & 7) == 0:
-                while i + 8 <= e:
-                    x = src64[_u(i >> 3)]
-                    if _has_byte(x, _SLASHES) | _has_byte(x, _DQUOTES) | _has_byte(x, _SQUOTES):
-                        break
-                    i += 8
-                if i >= e:
+            while i + 8 <= e:
+                x = load8(src, _u(i))
+                if _has_byte(x, _SLASHES) | _has_byte(x, _DQUOTES) | _has_byte(x, _SQUOTES):
                     break
+                i += 8
+            if i >= e:
+                break
             c = src[_u(i)]
             if c == 47 and i + 1 < e and src[_u(i + 1)] == 47:  # //
                 while i < e and src[_u(i)] != 10:
-                    m[_u(i)] = 32
+                    src[_u(i)] = 32
                     i += 1
             elif c == 47 and i + 1 < e and src[_u(i + 1)] == 42:  # /* ... */ or to the end
                 j = i + 2
@@ -99,7 +98,7 @@ if numba is not None:
                     j += 1
                 for k in range(i, end):
                     if src[_u(k)] != 10:
-                        m[_u(k)] = 32
+                        src[_u(k)] = 32
                 i = end
             elif c == 34 or c == 39:
                 end = _literal_end(src, i, e, c, True)
@@ -142,16 +141,17 @@ if numba is not None:
         return 1  # \S: any other single character
 
     @numba.njit(cache=True, nogil=True)
-    def _lex(src, src64, starts, ends, m, out, spans, counts, bad, token_starts):
-        """Tokens of every document src[starts[d]:ends[d]]: written to `out` joined by newlines,
-        non-empty documents separated by one newline; spans[d] = (start, end) in `out`, and the
-        start of every token in `token_starts` (how many: the second value returned)."""
+    def _lex(m, starts, ends, out, spans, counts, bad, token_starts):
+        """Tokens of every document m[starts[d]:ends[d]] (its comments masked here, in place):
+        written to `out` joined by newlines, non-empty documents separated by one newline;
+        spans[d] = (start, end) in `out`, and the start of every token in `token_starts` (how
+        many: the second value returned)."""
         o = 0
         nt = 0
         wrote_doc = False
         for d in range(len(starts)):
             s, e = starts[d], ends[d]
-            _mask(src, src64, s, e, m)
+            _mask(m, s, e)
             first_token = True
             doc_start = o
             doc_tokens = nt
@@ -244,15 +244,13 @@ def lex_tokens(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
     ends = np.cumsum(lengths)
     starts = ends - lengths
-    src = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-    src64 = src[: len(src) // 8 * 8].view(np.uint64)  # no copy: a bytes object's data is aligned
-    masked = np.empty(len(src), dtype=np.uint8)
+    src = np.frombuffer(bytearray().join(encoded), dtype=np.uint8)  # writable: masked in place
     out = np.empty(2 * len(src) + 1, dtype=np.uint8)
     spans = np.zeros((len(codes), 2), dtype=np.int64)
     counts = np.zeros(len(codes), dtype=np.int64)
     bad = np.zeros(len(codes), dtype=np.bool_)
     token_starts = np.empty(len(src) + 1, dtype=np.int64)  # a token is at least one byte
-    used, tokens = _lex(src, src64, starts, ends, masked, out, spans, counts, bad, token_starts)
+    used, tokens = _lex(src, starts, ends, out, spans, counts, bad, token_starts)
     if not bad.any():
         token_starts[tokens] = used + 1
         return out[:used], spans, counts, token_starts[: tokens + 1]
