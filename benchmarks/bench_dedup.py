@@ -13,26 +13,27 @@ stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the 
 against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
 strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles). Figures of 2026-11-23, second session (best of 5, 128
-permutations, 2 cores shared, so datasketch's single timed run moves by +-20%); per repository:
+scaled by its share of the shingles). Figures of 2026-11-23, third session (best of 5, 128
+permutations, 2 cores shared, so datasketch's single timed run moves by +-15%); per repository:
 code files, distinct shingles per file mean/median, ours, then ours against datasketch, rensa
 prebuilt and rensa from text:
-  hicann ops-math          8,510  547/258      0.48 s  6.7x  0.42x  8.5x
-  hicann ops-nn           13,250  750/420      1.04 s  6.4x  0.41x  8.4x
-  hicann ops-transformer   2,253  1,026/467    0.26 s  5.6x  0.37x  8.2x
-  hicann cann-samples        487  1,111/897    0.05 s  6.6x  0.43x  6.9x
-  Hayden727 cann-ops       2,764  900/562      0.22 s  7.1x  0.48x  7.8x
-  cannmirror asc-devkit    5,830  570/322      0.36 s  6.7x  0.40x  8.9x
-  ops-math assembled units   518  2,705/1,306  0.19 s  4.2x  0.29x  7.3x  (a curate workspace)
-Parts: lexing 25-38%, interning 36-45%, SHA-1 17-28%, permutations 6-16%. Handed the same
-prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is 1.0-1.7x slower
+  hicann ops-math          8,510  547/258      0.35 s  10.3x  0.56x  10.5x
+  hicann ops-nn           13,250  750/420      0.89 s   7.4x  0.47x   9.7x
+  hicann ops-transformer   2,253  1,026/467    0.23 s   6.1x  0.42x   9.2x
+  hicann cann-samples        487  1,111/897    0.05 s   7.0x  0.47x   6.9x
+  Hayden727 cann-ops       2,764  900/562      0.18 s   8.6x  0.56x   8.8x
+  cannmirror asc-devkit    5,830  570/322      0.31 s   7.4x  0.47x  10.3x
+  ops-math assembled units   518  2,705/1,306  0.16 s   5.0x  0.37x   8.8x  (a curate workspace)
+Parts: lexing 30-41%, interning 32-36%, SHA-1 21-27%, permutations 9-15%. Handed the same
+prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is 1.3-1.9x slower
 than from source text: gathering millions of Python bytes objects into one buffer costs more
-than lexing the text (rensa reads its str objects from Rust). Before that session: ops-math
-0.68 s (5.2x, 0.30x, 5.9x), ops-nn 1.60 s (4.1x, 0.28x, 5.4x). What changed: SHA-1 blocks
-filled without a branch per lane; the SHA-1 kernel at 16 lanes on AVX-512; comment masking 8
-bytes at a time; unsigned array indices in the kernels' hot loops (numba guards each signed
-index against negative wraparound: lexing -20%, interning -23%, SHA-1 -16%); each batch from
-text to its signature rows on one thread (no corpus-wide hash arrays).
+than lexing the text (rensa reads its str objects from Rust). Second session: ops-math 0.48 s
+(6.7x, 0.42x, 8.5x), ops-nn 1.04 s (6.4x, 0.41x, 8.4x), assembled units 0.19 s (4.2x, 0.29x,
+7.3x). What changed since: the interning and SHA-1 read the joined bytes eight at a time
+through unaligned loads (numba intrinsics) instead of an array of big-endian words, one per
+byte offset and four times the buffer's size; messages up to 31 bytes (three shingles in four)
+copy and mask half a SHA-1 block; comments are masked in place. First session: ops-math 0.68 s
+(5.2x, 0.30x, 5.9x), ops-nn 1.60 s (4.1x, 0.28x, 5.4x).
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;

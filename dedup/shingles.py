@@ -155,7 +155,7 @@ def _hash_joined(
     buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shingle, hash and (with `distinct`) sort and deduplicate the documents in `buf`: their
-    tokens joined by newlines, non-empty documents separated by one newline (changed in place);
+    tokens joined by newlines, non-empty documents separated by one newline (may be changed);
     `token_starts` as dedup.lex.lex_tokens gives them, when known."""
     if len(buf) == 0:
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
