@@ -27,9 +27,7 @@ _S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
     np.uint64(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31, 32)
 )
 _K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
-_R1, _R2, _R5, _R8, _R13, _R16, _R24, _R27, _R30, _R31 = (
-    np.uint32(v) for v in (1, 2, 5, 8, 13, 16, 24, 27, 30, 31)
-)
+_R1, _R2, _R5, _R13, _R16, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 13, 16, 27, 30, 31))
 _FMIX1, _FMIX2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
 _ALL32, _TOP32 = np.uint32(0xFFFFFFFF), np.uint32(0x80000000)
 _INIT = np.array([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0], dtype=np.uint32)
@@ -102,9 +100,9 @@ if numba is not None:
         all 80 rounds. A lane whose message has fewer blocks than the longest of its group
         keeps its state after its last block: `order` puts one-block messages first, longer ones
         after (about 4% of real shingles need a second block), and the shortest first of all.
-        The messages are byte ranges of
-        buf[:size], read eight bytes at a time (buf has _PAD bytes to spare past `size`). Runs
-        without the GIL: the callers' thread pool hashes several batches at once."""
+        The messages are byte ranges of buf[:size], read eight bytes at a time (buf has _PAD
+        bytes to spare past `size`). Runs without the GIL: the callers' thread pool hashes
+        several batches at once."""
         n = len(starts)
         own = np.empty(_LANES, dtype=np.int64)
         base = np.empty(_LANES, dtype=np.int64)
@@ -280,8 +278,9 @@ def _run_wide(kernel: Any, *args: Any) -> None:
     kernel(*args)
 
 
-# Bytes readable past the end of the buffers the kernels read eight bytes at a time: SHA-1's
-# last block of a message starts at most 8 bytes past its end and reads 64.
+# Bytes readable past the end of the buffers the kernels read eight bytes at a time: a SHA-1
+# block is read from at most the end of the data (where a lane's block starts later, none of
+# what it reads is used) and is 64 bytes long.
 _PAD = 128
 
 
@@ -448,10 +447,7 @@ if numba is not None:
 
 
 def hash_interned(
-    buf: np.ndarray,
-    counts: np.ndarray,
-    ngram: int,
-    token_starts: np.ndarray | None = None,
+    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence); `buf` holds the tokens joined by newlines, documents one
