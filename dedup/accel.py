@@ -436,9 +436,9 @@ if numba is not None:
                         break
                     if s_hash[_u(slot)] == h:
                         oa = token_starts[_u(other)]
-                        same = token_starts[_u(other + span)] - 1 - oa == length
-                        same = same and same_bytes(buf, oa, a, length)
-                        if same:
+                        if token_starts[_u(other + span)] - 1 - oa == length and same_bytes(
+                            buf, oa, a, length
+                        ):
                             break
                     slot = (slot + np.uint64(1)) & mask
             per_doc[_u(d)] = kept
@@ -447,22 +447,20 @@ if numba is not None:
 
 
 def hash_interned(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray | None = None
+    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence); `buf` holds the tokens joined by newlines, documents one
     after the other, as dedup.lex.lex_tokens writes them. Real code repeats many of its
     shingles, so hashing each distinct one once is the cheaper half of the work, and MinHash
     over distinct shingles equals MinHash over all of them. `token_starts`: where each token
-    starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them; found from the
-    newlines when not given)."""
+    starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them, and
+    dedup.lex.token_starts_of finds them in `buf`)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
-    if token_starts is None:
-        token_starts = np.concatenate([[0], np.flatnonzero(buf == 10) + 1, [len(buf) + 1]]).astype(np.int64)
     data = padded(buf)
     distinct = _intern_shingles(data, counts, token_starts, ngram, rep_start, rep_len, per_doc)
     h32, fps = sha1_padded(data, len(buf), rep_start[:distinct], rep_len[:distinct])

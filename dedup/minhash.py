@@ -23,7 +23,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from dedup import accel
-from dedup.shingles import ShingleSets, hash_ranges, map_text_batches, sets_from_texts, sets_from_tokens
+from dedup.shingles import (
+    ShingleSets,
+    batched,
+    hash_ranges,
+    map_text_batches,
+    sets_from_texts,
+    sets_from_tokens,
+)
 
 MERSENNE_PRIME = np.uint64((1 << 61) - 1)
 MAX_HASH_32 = np.uint64((1 << 32) - 1)
@@ -145,16 +152,9 @@ def minhash_shingles(
     `update_batch` takes): one row per document, equal to datasketch's. For callers with their
     own shingling; repeated shingles in a document are fine (a minimum does not change).
     Documents are hashed `batch_docs` at a time, so memory follows the batch, not the input."""
-    parts: list[np.ndarray] = []
-    batch: list[Sequence[bytes]] = []
-    for doc in docs:
-        batch.append(doc)
-        if len(batch) == batch_docs:
-            parts.append(_shingle_batch(batch, num_perm, seed, scheme, workers))
-            batch = []
-    if batch or not parts:
-        parts.append(_shingle_batch(batch, num_perm, seed, scheme, workers))
-    return np.concatenate(parts)
+    return np.concatenate(
+        [_shingle_batch(batch, num_perm, seed, scheme, workers) for batch in batched(docs, batch_docs)]
+    )
 
 
 def _shingle_batch(

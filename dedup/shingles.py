@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -25,7 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from dedup import accel
-from dedup.lex import lex_tokens
+from dedup.lex import lex_tokens, token_starts_of
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
@@ -161,7 +161,8 @@ def _hash_joined(
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, token_starts)
+        starts = token_starts if token_starts is not None else token_starts_of(buf)
+        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, starts)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
             segments = np.zeros(len(shingles) + 1, dtype=np.int64)
@@ -191,13 +192,18 @@ def _hash_joined(
     return fps[keep], h32[keep], per_doc
 
 
-def _batched(items: Iterable[_T]) -> list[list[_T]]:
-    batches: list[list[_T]] = [[]]
+def batched(items: Iterable[_T], size: int = _BATCH_DOCS) -> Iterator[list[_T]]:
+    """`items` in lists of `size` (the last may be shorter), read as they are needed; no items
+    make one empty batch, so that every caller has one result to build on."""
+    batch: list[_T] = []
+    made = False
     for item in items:
-        if len(batches[-1]) == _BATCH_DOCS:
-            batches.append([])
-        batches[-1].append(item)
-    return batches
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch, made = [], True
+    if batch or not made:
+        yield batch
 
 
 def _assemble(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]]) -> ShingleSets:
@@ -236,7 +242,7 @@ def build_shingle_sets(
         return _hash_batch([code_tokens(code, abstract) for code in batch], ngram)
 
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
-        return _assemble(list(pool.map(work, _batched(codes))))
+        return _assemble(list(pool.map(work, batched(codes))))
 
 
 def sets_from_tokens(
@@ -245,7 +251,7 @@ def sets_from_tokens(
     """Like build_shingle_sets, from documents already tokenised (see _hash_batch for `distinct`)."""
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
         return _assemble(
-            list(pool.map(lambda batch: _hash_batch(batch, ngram, distinct), _batched(token_lists)))
+            list(pool.map(lambda batch: _hash_batch(batch, ngram, distinct), batched(token_lists)))
         )
 
 
@@ -270,7 +276,7 @@ def map_text_batches(
         return fn(h32, per_doc)
 
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
-        return list(pool.map(work, _batched(codes)))
+        return list(pool.map(work, batched(codes)))
 
 
 def sets_from_texts(
@@ -280,4 +286,4 @@ def sets_from_texts(
     if not accel.AVAILABLE:
         return sets_from_tokens((code_tokens(c) for c in codes), ngram, workers, distinct)
     with ThreadPoolExecutor(max_workers=_workers(workers)) as pool:
-        return _assemble(list(pool.map(lambda batch: _hash_texts(batch, ngram, distinct), _batched(codes))))
+        return _assemble(list(pool.map(lambda batch: _hash_texts(batch, ngram, distinct), batched(codes))))
