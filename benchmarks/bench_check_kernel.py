@@ -230,14 +230,15 @@ def evaluate(job: tuple[str, bool]) -> dict[str, Any]:
     dead = dead_lines(checker, path, target)
     own = own_functions(path)
     for kind, make in (("misspell", misspell_api), ("drop_arg", drop_argument)):
-        mutation = None
         for _ in range(10):  # draw again while the site is in code no compiler sees
             mutation = make(text, names, rng)
             if mutation is None or (
                 mutation.line not in dead and _ascendc_site(text, mutation, checker, own)
             ):
                 break
-        if mutation is None or mutation.line in dead or not _ascendc_site(text, mutation, checker, own):
+        else:
+            mutation = None  # ten draws, none at an AscendC call in compiled code
+        if mutation is None:
             continue
         result = checker.check_file(path, CheckOptions(), overrides={target: mutation.text})
         row["mutations"][kind] = {
