@@ -23,9 +23,7 @@ AVAILABLE = numba is not None
 
 # Every constant is uint64: numba turns a uint64 mixed with a signed int into a float.
 _M32 = np.uint64(0xFFFFFFFF)
-_S1, _S2, _S5, _S8, _S16, _S24, _S27, _S30, _S31, _S32 = (
-    np.uint64(v) for v in (1, 2, 5, 8, 16, 24, 27, 30, 31, 32)
-)
+_S8, _S16, _S24, _S27, _S30, _S31, _S32 = (np.uint64(v) for v in (8, 16, 24, 27, 30, 31, 32))
 _K1, _K2, _K3, _K4 = (np.uint32(v) for v in (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6))
 _R1, _R2, _R5, _R13, _R16, _R27, _R30, _R31 = (np.uint32(v) for v in (1, 2, 5, 13, 16, 27, 30, 31))
 _FMIX1, _FMIX2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
@@ -367,7 +365,6 @@ def sort_unique_segments(
 
 
 _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-_S33, _S27u, _S31u = np.uint64(33), np.uint64(27), np.uint64(31)
 _ODD = np.random.RandomState(14).randint(1, 1 << 62, 64, dtype=np.uint64) | np.uint64(1)
 
 if numba is not None:
@@ -375,8 +372,8 @@ if numba is not None:
     @numba.njit(cache=True, inline="always")
     def _mix(x):
         x = (x ^ (x >> _S30)) * _MIX1
-        x = (x ^ (x >> _S27u)) * _MIX2
-        return x ^ (x >> _S31u)
+        x = (x ^ (x >> _S27)) * _MIX2
+        return x ^ (x >> _S31)
 
     @numba.njit(cache=True, nogil=True)
     def _intern_shingles(buf, counts, token_starts, ngram, rep_start, rep_len, per_doc):
