@@ -214,22 +214,31 @@ if numba is not None:
     # parallel loops would start OpenMP threads that spin between calls and steal the cores.)
     @numba.njit(cache=True, nogil=True)
     def _minhash_affine32(h32, indptr, a, b, out):
+        most = 0
         for d in range(len(indptr) - 1):
-            row = out[d]
-            for i in range(indptr[d], indptr[d + 1]):
+            most = max(most, indptr[d + 1] - indptr[d])
+        mixed = np.empty(most, dtype=np.uint32)
+        for d in range(len(indptr) - 1):
+            lo, size = indptr[d], indptr[d + 1] - indptr[d]
+            for i in range(size):
                 # MurmurHash3's finalizer (datasketch's pre-mix), here rather than in numpy: no
                 # temporary arrays the size of the corpus.
-                x = np.uint32(h32[i])
+                x = np.uint32(h32[_u(lo + i)])
                 x ^= x >> _R16
                 x = np.uint32(x * _FMIX1)
                 x ^= x >> _R13
                 x = np.uint32(x * _FMIX2)
                 x ^= x >> _R16
-                h = np.uint64(x)
-                for k in range(len(a)):
-                    v = np.uint32((np.uint64(a[k]) * h + np.uint64(b[k])) & _M32)
-                    if v < row[k]:
-                        row[k] = v
+                mixed[_u(i)] = x
+            row = out[d]
+            # One permutation at a time over all the document's hashes: a minimum kept in a
+            # register, sixteen hashes a step, instead of loading and storing the row per hash.
+            for k in range(len(a)):
+                ak, bk = a[k], b[k]
+                low = row[k]
+                for i in range(size):
+                    low = min(low, np.uint32(ak * mixed[_u(i)] + bk))  # mod 2^32, as datasketch
+                row[k] = low
 
     @numba.njit(cache=True, nogil=True)
     def _minhash_legacy(hashes, indptr, a, b, prime, max_hash, out):
