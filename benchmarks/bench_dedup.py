@@ -13,27 +13,31 @@ stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the 
 against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
 strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles). Figures of 2026-11-23, third session (best of 5, 128
-permutations, 2 cores shared, so datasketch's single timed run moves by +-15%); per repository:
-code files, distinct shingles per file mean/median, ours, then ours against datasketch, rensa
-prebuilt and rensa from text:
-  hicann ops-math          8,510  547/258      0.35 s  10.3x  0.56x  10.5x
-  hicann ops-nn           13,250  750/420      0.89 s   7.4x  0.47x   9.7x
-  hicann ops-transformer   2,253  1,026/467    0.23 s   6.1x  0.42x   9.2x
-  hicann cann-samples        487  1,111/897    0.05 s   7.0x  0.47x   6.9x
-  Hayden727 cann-ops       2,764  900/562      0.18 s   8.6x  0.56x   8.8x
-  cannmirror asc-devkit    5,830  570/322      0.31 s   7.4x  0.47x  10.3x
-  ops-math assembled units   518  2,705/1,306  0.16 s   5.0x  0.37x   8.8x  (a curate workspace)
-Parts: lexing 30-41%, interning 32-36%, SHA-1 21-27%, permutations 9-15%. Handed the same
-prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is 1.3-1.9x slower
-than from source text: gathering millions of Python bytes objects into one buffer costs more
-than lexing the text (rensa reads its str objects from Rust). Second session: ops-math 0.48 s
-(6.7x, 0.42x, 8.5x), ops-nn 1.04 s (6.4x, 0.41x, 8.4x), assembled units 0.19 s (4.2x, 0.29x,
-7.3x). What changed since: the interning and SHA-1 read the joined bytes eight at a time
-through unaligned loads (numba intrinsics) instead of an array of big-endian words, one per
-byte offset and four times the buffer's size; messages up to 31 bytes (three shingles in four)
-copy and mask half a SHA-1 block; comments are masked in place. First session: ops-math 0.68 s
-(5.2x, 0.30x, 5.9x), ops-nn 1.60 s (4.1x, 0.28x, 5.4x).
+scaled by its share of the shingles; and datasketch from the same source text, through
+code_tokens and shingle_strings, as a datasketch user would run it). Figures of 2026-11-23,
+fourth session (best of 5, 128 permutations, 2 cores shared, so the single timed runs of
+datasketch and rensa move by +-15%); per repository: code files, distinct shingles per file
+mean/median, ours, then ours against datasketch from text, datasketch prebuilt, rensa from text
+and rensa prebuilt:
+  hicann ops-math          8,510  547/258      0.31 s  23.0x  10.9x  12.0x  0.63x
+  hicann ops-nn           13,250  750/420      0.73 s  20.2x   8.3x  11.3x  0.57x
+  hicann ops-transformer   2,253  1,026/467    0.20 s  17.7x   6.8x   9.8x  0.47x
+  hicann cann-samples        487  1,111/897    0.04 s  16.4x   7.8x   7.9x  0.53x
+  Hayden727 cann-ops       2,764  900/562      0.16 s  20.9x   9.6x  10.3x  0.66x
+  cannmirror asc-devkit    5,830  570/322      0.26 s  20.6x   8.4x  11.7x  0.55x
+  ops-math assembled units   518  2,705/1,306  0.13 s  16.4x   5.8x  10.3x  0.43x  (a curate workspace)
+Parts, each timed alone: lexing 27-47%, interning 18-34%, SHA-1 24-35%, permutations 3-6%.
+Handed the same prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is
+1.3-1.9x slower than from source text: gathering millions of Python bytes objects into one
+buffer costs more than lexing the text (rensa reads its str objects from Rust). What changed
+since the third session (ops-math 0.35 s, ops-nn 0.89 s, assembled units 0.16 s): the
+permutations run one at a time over a unit's pre-mixed hashes, with the running minimum in a
+register (0.037 -> 0.014 s on ops-math), and the interning hashes tokens and shingles in
+branch-free loops (0.096 -> 0.073 s). Third session: ops-math 0.35 s (10.3x datasketch
+prebuilt, 0.56x rensa prebuilt), ops-nn 0.89 s (7.4x, 0.47x), after eight-byte unaligned loads
+replaced an array of big-endian words, short SHA-1 messages filled half a block and comments
+were masked in place. Second session: ops-math 0.48 s (6.7x, 0.42x). First session: ops-math
+0.68 s (5.2x, 0.30x), ops-nn 1.60 s (4.1x, 0.28x).
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
@@ -482,7 +486,12 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
     label = "all units" if len(subset) == n else f"{len(subset)} random units, scaled by shingles"
     # Once each: they are the slow side.
     rows.append((f"datasketch update_batch, bytes prebuilt ({label})", _timed(datasketch)[0] / share))
-    rows.append((f"datasketch, from source text (code_tokens + shingles; {label})", _timed(datasketch_from_text)[0] / share))
+    rows.append(
+        (
+            f"datasketch, from source text (code_tokens + shingles; {label})",
+            _timed(datasketch_from_text)[0] / share,
+        )
+    )
     print(f"numba: {accel.AVAILABLE}; num_perm {num_perm}; best of {repeat}; one thread each")
     for name, seconds in rows:
         print(

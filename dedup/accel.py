@@ -84,9 +84,11 @@ if numba is not None:
         """A 64-bit hash of the bytes array[start:start + length], eight bytes a step (the array
         has sixteen readable bytes past the end). Only the interning's lookups use it, and they
         confirm every match on the bytes, so it needs to spread well, not to be any standard."""
-        # The first sixteen bytes without a branch (nine tokens in ten are shorter than nine bytes,
-        # and a loop would mispredict on the others), the rest a loop.
-        h = (_HASH_SEED ^ np.uint64(length) ^ (load8(array, _u(start)) & _LOW_BYTES[_u(min(length, 8))])) * _GOLDEN
+        # The first sixteen bytes without a branch (97% of real tokens fit; a loop's exit would
+        # mispredict on the one token in six longer than eight bytes), the rest in a loop.
+        h = (
+            _HASH_SEED ^ np.uint64(length) ^ (load8(array, _u(start)) & _LOW_BYTES[_u(min(length, 8))])
+        ) * _GOLDEN
         h = (h ^ (load8(array, _u(start + 8)) & _LOW_BYTES[_u(min(max(length - 8, 0), 8))])) * _GOLDEN
         for k in range(16, length, 8):
             h = (h ^ (load8(array, _u(start + k)) & _LOW_BYTES[_u(min(length - k, 8))])) * _GOLDEN
