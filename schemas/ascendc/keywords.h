@@ -22,6 +22,7 @@
 #define __cb__
 #define __cc__
 #define __fbuf__
+#define __biasbuf__
 #define __ssbuf__
 #define __tiling_data_ptr__ const
 #define __simd_vf__ __attribute__((annotate("simd_vf")))
