@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dedup.shingles import ShingleSets
+from dedup.shingles import ShingleSets, indptr_of
 
 _EPS = 1e-9
 
@@ -48,9 +48,7 @@ def _postings(corpus: ShingleSets, wanted: np.ndarray) -> tuple[np.ndarray, np.n
     pos, hit = _lookup(wanted, corpus.fps)
     docs = corpus.doc_index()[hit]
     order = np.argsort(pos[hit], kind="stable")
-    indptr = np.zeros(len(wanted) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(pos[hit], minlength=len(wanted)), out=indptr[1:])
-    return indptr, docs[order]
+    return indptr_of(np.bincount(pos[hit], minlength=len(wanted))), docs[order]
 
 
 def _frequency(corpus: ShingleSets, fps: np.ndarray) -> np.ndarray:

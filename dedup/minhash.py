@@ -27,6 +27,7 @@ from dedup.shingles import (
     ShingleSets,
     batched,
     hash_ranges,
+    indptr_of,
     map_text_batches,
     sets_from_texts,
     sets_from_tokens,
@@ -117,17 +118,18 @@ def minhash_texts(
     a, b = permutations(num_perm, seed, scheme)
 
     def rows(h32: np.ndarray, per_doc: np.ndarray) -> np.ndarray:
-        indptr = np.zeros(len(per_doc) + 1, dtype=np.int64)
-        np.cumsum(per_doc, out=indptr[1:])
-        out = np.full((len(per_doc), num_perm), empty_value(scheme), dtype=_dtype(scheme))
-        _fold(h32, indptr, a, b, scheme, out)
+        out = _empty_rows(len(per_doc), num_perm, scheme)
+        _fold(h32, indptr_of(per_doc), a, b, scheme, out)
         return out
 
     return np.concatenate(map_text_batches(codes, ngram, rows, workers))
 
 
-def _dtype(scheme: str) -> type[np.unsignedinteger]:
-    return np.uint32 if scheme == "affine32" else np.uint64
+def _empty_rows(documents: int, num_perm: int, scheme: str) -> np.ndarray:
+    """Signature rows of empty documents (every value at the maximum), for minima to fold into:
+    uint32 for affine32, uint64 for legacy."""
+    dtype = np.uint32 if scheme == "affine32" else np.uint64
+    return np.full((documents, num_perm), empty_value(scheme), dtype=dtype)
 
 
 def _fold(
@@ -161,13 +163,11 @@ def _shingle_batch(
     docs: list[Sequence[bytes]], num_perm: int, seed: int, scheme: str, workers: int | None
 ) -> np.ndarray:
     flat = [shingle for doc in docs for shingle in doc]
-    indptr = np.zeros(len(docs) + 1, dtype=np.int64)
-    np.cumsum([len(doc) for doc in docs], out=indptr[1:])
     lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
-    starts = np.zeros(len(flat), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
+    starts = indptr_of(lengths)[:-1]
     fps, h32 = hash_ranges(np.frombuffer(b"".join(flat), dtype=np.uint8), starts, lengths)
-    return signatures(ShingleSets(indptr, fps, h32, [""] * len(docs)), num_perm, seed, scheme, workers)
+    sets = ShingleSets(indptr_of([len(doc) for doc in docs]), fps, h32, [""] * len(docs))
+    return signatures(sets, num_perm, seed, scheme, workers)
 
 
 def signatures(
@@ -185,8 +185,7 @@ def signatures(
     a segmented minimum run at full vector speed and the temporaries stay in cache.
     """
     a, b = permutations(num_perm, seed, scheme)
-    dtype = _dtype(scheme)
-    out = np.full((len(sets), num_perm), empty_value(scheme), dtype=dtype)
+    out = _empty_rows(len(sets), num_perm, scheme)
     workers = workers or min(2, os.cpu_count() or 1)
     if accel.AVAILABLE and not numpy_only:
 
@@ -209,8 +208,8 @@ def signatures(
         h = sets.h32[sets.indptr[lo] : sets.indptr[hi]]
         h = fmix32(h) if scheme == "affine32" else h.astype(np.uint64)
         starts = (sets.indptr[lo:hi] - sets.indptr[lo])[nonempty]
-        block = np.empty((len(nonempty), num_perm), dtype=dtype)
-        buf = np.empty(len(h), dtype=dtype)
+        block = np.empty((len(nonempty), num_perm), dtype=out.dtype)
+        buf = np.empty(len(h), dtype=out.dtype)
         with np.errstate(over="ignore"):
             for k in range(num_perm):
                 np.multiply(h, a[k], out=buf)

@@ -81,20 +81,27 @@ class ShingleSets:
 
     def subset(self, docs: np.ndarray) -> ShingleSets:
         positions, _ = self.gather(docs)
-        indptr = np.zeros(len(docs) + 1, dtype=np.int64)
-        np.cumsum(self.sizes()[docs], out=indptr[1:])
         return ShingleSets(
-            indptr, self.fps[positions], self.h32[positions], [self.text_hashes[i] for i in docs]
+            indptr_of(self.sizes()[docs]),
+            self.fps[positions],
+            self.h32[positions],
+            [self.text_hashes[i] for i in docs],
         )
+
+
+def indptr_of(sizes: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Where each of consecutive segments of these sizes starts, then their total (int64, one
+    more entry than segments): the CSR offsets every document-by-document array here uses."""
+    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(sizes, dtype=np.int64), out=indptr[1:])
+    return indptr
 
 
 def concat_sets(parts: Sequence[ShingleSets]) -> ShingleSets:
     """The documents of several ShingleSets one after the other (shards back in order)."""
     sizes = np.concatenate([np.zeros(0, dtype=np.int64), *(p.sizes() for p in parts)])
-    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=indptr[1:])
     return ShingleSets(
-        indptr,
+        indptr_of(sizes),
         np.concatenate([np.zeros(0, dtype=np.uint64), *(p.fps for p in parts)]),
         np.concatenate([np.zeros(0, dtype=np.uint32), *(p.h32 for p in parts)]),
         [h for p in parts for h in p.text_hashes],
@@ -165,9 +172,7 @@ def _hash_joined(
         h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, starts)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
-            segments = np.zeros(len(shingles) + 1, dtype=np.int64)
-            np.cumsum(shingles, out=segments[1:])
-            fps, h32, shingles = accel.sort_unique_segments(fps, h32, segments)
+            fps, h32, shingles = accel.sort_unique_segments(fps, h32, indptr_of(shingles))
         per_doc[present] = shingles
         return fps, h32, per_doc
     boundaries = np.flatnonzero(buf == _NEWLINE)
@@ -208,9 +213,7 @@ def batched(items: Iterable[_T], size: int = _BATCH_DOCS) -> Iterator[list[_T]]:
 
 def _assemble(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]]) -> ShingleSets:
     """Concatenate batch results, releasing each batch once copied (peak: the result plus one batch)."""
-    sizes = np.concatenate([p[2] for p in parts])
-    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=indptr[1:])
+    indptr = indptr_of(np.concatenate([p[2] for p in parts]))
     fps = np.empty(int(indptr[-1]), dtype=np.uint64)
     h32 = np.empty(int(indptr[-1]), dtype=np.uint32)
     text_hashes: list[str] = []
