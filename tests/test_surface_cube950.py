@@ -170,9 +170,11 @@ def test_every_address_space_qualifier_is_modelled(checker: KernelChecker) -> No
         HEAD
         + """
 __aicore__ inline float First(__gm__ float* g, __ubuf__ float* u, __cbuf__ half* l1, __ca__ half* a,
-                              __cb__ half* b, __cc__ float* c, __fbuf__ uint64_t* f, __biasbuf__ float* bias)
+                              __cb__ half* b, __cc__ float* c, __fbuf__ uint64_t* f, __biasbuf__ float* bias,
+                              __ssbuf__ uint32_t* s)
 {
-    return g[0] + u[0] + static_cast<float>(l1[0] + a[0] + b[0]) + c[0] + static_cast<float>(f[0]) + bias[0];
+    return g[0] + u[0] + static_cast<float>(l1[0] + a[0] + b[0]) + c[0] + static_cast<float>(f[0]) + bias[0]
+           + static_cast<float>(s[0]);
 }
 """
     )
