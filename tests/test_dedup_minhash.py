@@ -29,14 +29,22 @@ DOCS = [
 ]
 
 
-@pytest.fixture(params=["compiled", "numpy"])
+_HAS_SHA_EXTENSIONS = accel.SHA_EXTENSIONS
+
+
+@pytest.fixture(params=["sha-extensions", "vector-lanes", "numpy"])
 def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run a test with the numba kernels and again with the numpy fallback."""
+    """Run a test with each SHA-1 path: the numba kernel on the CPU's SHA extensions, the numba
+    kernel on vector lanes, and the numpy fallback."""
     if request.param == "numpy":
         monkeypatch.setattr(accel, "AVAILABLE", False)
-    elif not accel.AVAILABLE:
+        return "numpy"
+    if not accel.AVAILABLE:
         pytest.skip("numba is not installed: only the numpy fallback can run")
-    return str(request.param)
+    if request.param == "sha-extensions" and not _HAS_SHA_EXTENSIONS:
+        pytest.skip("this CPU has no SHA extensions (or NUMBA_CPU_NAME is set): the lanes run instead")
+    monkeypatch.setattr(accel, "SHA_EXTENSIONS", request.param == "sha-extensions")
+    return "compiled"
 
 
 @pytest.mark.parametrize("scheme", ["affine32", "legacy"])
@@ -86,9 +94,10 @@ def test_signatures_interoperate_with_datasketch_lsh() -> None:
 
 
 def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
-    """Lengths at each edge: of a word, of the compiled kernel's half-filled blocks (31, 32), of
-    a block with its marker and length (55, 56), of two blocks; the last message ends the buffer.
-    A whole lane group of the compiled kernel (64) has each length alone."""
+    """Lengths at each edge: of a word, of the lanes kernel's half-filled blocks (31, 32), of a
+    block with its marker and length (55, 56), of two blocks; the last message ends the buffer.
+    A whole lane group of the lanes kernel (64) has each length alone; on the SHA extensions,
+    groups of four one-block messages take each length alone and beside its neighbours."""
     rng = random.Random(5)
     lengths = [0, 1, 3, 4, 5, 7, 8, 9, 27, 28, 31, 32, 33]  # a word's edges; half a block's
     lengths += [54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 200, 1000]  # one block's, two blocks'
@@ -118,6 +127,19 @@ def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -
     fps, h32 = hash_ranges(buf, starts, sizes)
     assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
     assert fps.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
+
+
+@pytest.mark.parametrize("one_block", range(9))
+def test_sha1_equals_hashlib_whatever_the_count_of_one_block_messages(kernels: str, one_block: int) -> None:
+    """The SHA extensions take one-block messages four at a time and the rest one by one: each
+    remainder of the one-block count, with longer messages (56, 64, 130 bytes) after them."""
+    rng = random.Random(one_block)
+    lengths = [rng.randrange(0, 56) for _ in range(one_block)] + [56, 130, 64]
+    messages = [rng.randbytes(n) for n in rng.sample(lengths, len(lengths))]
+    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
+    sizes = np.array([len(m) for m in messages])
+    _, h32 = hash_ranges(buf, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes)
+    assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
 
 
 @pytest.mark.skipif(not accel.AVAILABLE, reason="the compiled byte helpers need numba")
