@@ -132,7 +132,7 @@ def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -
 @pytest.mark.parametrize("one_block", range(9))
 def test_sha1_equals_hashlib_whatever_the_count_of_one_block_messages(kernels: str, one_block: int) -> None:
     """The SHA extensions take one-block messages four at a time and the rest one by one: each
-    remainder of the one-block count, with longer messages (56, 64, 130 bytes) after them."""
+    remainder of the one-block count, with longer messages (56, 64, 130 bytes) among them."""
     rng = random.Random(one_block)
     lengths = [rng.randrange(0, 56) for _ in range(one_block)] + [56, 130, 64]
     messages = [rng.randbytes(n) for n in rng.sample(lengths, len(lengths))]
