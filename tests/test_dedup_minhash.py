@@ -42,7 +42,7 @@ def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     if not accel.AVAILABLE:
         pytest.skip("numba is not installed: only the numpy fallback can run")
     if request.param == "sha-extensions" and not _HAS_SHA_EXTENSIONS:
-        pytest.skip("this CPU has no SHA extensions (or NUMBA_CPU_NAME is set): the lanes run instead")
+        pytest.skip("no x86 SHA extensions here (or NUMBA_CPU_NAME is set): the lanes kernel runs instead")
     monkeypatch.setattr(accel, "SHA_EXTENSIONS", request.param == "sha-extensions")
     return "compiled"
 
