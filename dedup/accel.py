@@ -95,6 +95,19 @@ if numba is not None:
             h = (h ^ (load8(array, _u(start + k)) & _LOW_BYTES[_u(min(length - k, 8))])) * _GOLDEN
         return h
 
+    @numba.njit(cache=True, inline="always")
+    def _put_digest(i, a, b, c, h32, fps):
+        """sha1_hash32 (the digest's first four bytes read little-endian) and the fingerprint
+        (words B, C) of message i."""
+        x = np.uint64(a)
+        h32[_u(i)] = np.uint32(
+            ((x & _BYTE) << _S24)
+            | (((x >> _S8) & _BYTE) << _S16)
+            | (((x >> _S16) & _BYTE) << _S8)
+            | (x >> _S24)
+        )
+        fps[_u(i)] = (np.uint64(b) << _S32) | np.uint64(c)
+
     @numba.njit(cache=True, nogil=True)
     def _sha1_lanes(buf, size, starts, lengths, order, h32, fps):
         """SHA-1 of byte ranges, _LANES messages at a time. The message schedule is computed for
@@ -204,17 +217,7 @@ if numba is not None:
                         h[3, lane] += dd
                         h[4, lane] += ee
             for lane in range(min(_LANES, n - first)):
-                h0 = np.uint64(h[0, lane])
-                # sha1_hash32 reads the first four digest bytes (H0, big-endian) as little-endian.
-                swapped = (
-                    ((h0 & _BYTE) << _S24)
-                    | (((h0 >> _S8) & _BYTE) << _S16)
-                    | (((h0 >> _S16) & _BYTE) << _S8)
-                    | (h0 >> _S24)
-                )
-                i = order[_u(first + lane)]
-                h32[_u(i)] = np.uint32(swapped)
-                fps[_u(i)] = (np.uint64(h[1, lane]) << _S32) | np.uint64(h[2, lane])
+                _put_digest(order[_u(first + lane)], h[0, lane], h[1, lane], h[2, lane], h32, fps)
 
     # SHA-1 on the CPU's SHA extensions (x86 SHA-NI), where it has them: an instruction does four
     # rounds of one message, so a 64-byte block is twenty of them plus the message schedule.
@@ -348,19 +351,6 @@ if numba is not None:
     # d, e) and sha1_ni_four(buf, at0, n0, at1, n1, at2, n2, at3, n3).
     sha1_ni_block: Any = intrinsic(_sha1_ni_block)
     sha1_ni_four: Any = intrinsic(_sha1_ni_four)
-
-    @numba.njit(cache=True, inline="always")
-    def _put_digest(i, a, b, c, h32, fps):
-        """sha1_hash32 (the digest's first four bytes read little-endian) and the fingerprint
-        (words B, C) of message i."""
-        x = np.uint64(a)
-        h32[_u(i)] = np.uint32(
-            ((x & _BYTE) << _S24)
-            | (((x >> _S8) & _BYTE) << _S16)
-            | (((x >> _S16) & _BYTE) << _S8)
-            | (x >> _S24)
-        )
-        fps[_u(i)] = (np.uint64(b) << _S32) | np.uint64(c)
 
     @numba.njit(cache=True, nogil=True)
     def _sha1_ni(buf, starts, lengths, order, one_block, h32, fps):
@@ -500,14 +490,12 @@ def sha1_padded(
     fps = np.empty(len(starts), dtype=np.uint64)
     if not len(starts):
         return h32, fps
-    # By how much of a block the message fills: up to 8 words; one block (with the 0x80 marker
-    # and the 8-byte length: 64 bytes); more.
-    one_block = lengths <= 55
+    one_block = lengths <= 55  # with the 0x80 marker and the 8-byte length: 64 bytes
     if SHA_EXTENSIONS:
         order = np.concatenate([np.flatnonzero(one_block), np.flatnonzero(~one_block)])
         _sha1_ni(buf, starts, lengths, order, np.int64(one_block.sum()), h32, fps)
         return h32, fps
-    short = lengths <= 31
+    short = lengths <= 31  # the message and its marker in the first eight words
     order = np.concatenate(
         [np.flatnonzero(short), np.flatnonzero(one_block & ~short), np.flatnonzero(~one_block)]
     )
