@@ -391,7 +391,7 @@ def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float])
     batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
     lexed = [lex_tokens(batch) for batch in batches]
     present = [counts[counts > 0].astype(np.int64) for _, _, counts, _ in lexed]
-    totals = [int(np.where(c >= 5, c - 4, np.minimum(c, 1)).sum()) for c in present]
+    totals = [int(accel.shingle_counts(c, 5).sum()) for c in present]
     interned: list[tuple[np.ndarray, int, np.ndarray, np.ndarray]] = []
 
     def intern() -> None:

@@ -640,6 +640,12 @@ if numba is not None:
         return distinct
 
 
+def shingle_counts(token_counts: np.ndarray, ngram: int) -> np.ndarray:
+    """Shingles of each document with these token counts: one per n-gram, and one holding all
+    the tokens of a document shorter than `ngram` (none for an empty document)."""
+    return np.where(token_counts >= ngram, token_counts - ngram + 1, np.minimum(token_counts, 1))
+
+
 def hash_interned(
     buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -652,7 +658,7 @@ def hash_interned(
     dedup.lex.token_starts_of finds them in `buf`)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
-    total = int(np.where(counts >= ngram, counts - ngram + 1, np.minimum(counts, 1)).sum())
+    total = int(shingle_counts(counts, ngram).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
     data = padded(buf)

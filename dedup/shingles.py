@@ -119,7 +119,7 @@ def hash_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tup
 
 def _ranges(token_counts: np.ndarray, ngram: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every shingle of the batch: its document, first token and last token (global indices)."""
-    per_doc = np.where(token_counts >= ngram, token_counts - ngram + 1, np.minimum(token_counts, 1))
+    per_doc = accel.shingle_counts(token_counts, ngram)
     first_token = np.concatenate([[0], np.cumsum(token_counts)[:-1]])
     total = int(per_doc.sum())
     doc = np.repeat(np.arange(len(token_counts)), per_doc)
