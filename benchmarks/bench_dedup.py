@@ -385,30 +385,33 @@ def _real_codes(source: str) -> list[str]:
 def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float]) -> dict[str, float]:
     """Each compiled stage of ours alone, over the same batches `minhash_texts` makes."""
     from dedup import accel
-    from dedup.lex import lex_tokens
+    from dedup.lex import LexBuffers, lex_tokens
     from dedup.shingles import _BATCH_DOCS
 
     batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
     lexed = [lex_tokens(batch) for batch in batches]
-    present = [counts[counts > 0].astype(np.int64) for _, _, counts, _ in lexed]
+    buffers = LexBuffers()  # as minhash_texts lexes: each batch into the same arrays
+    present = [x.counts[x.counts > 0].astype(np.int64) for x in lexed]
     totals = [int(accel.shingle_counts(c, 5).sum()) for c in present]
     interned: list[tuple[np.ndarray, int, np.ndarray, np.ndarray]] = []
 
     def intern() -> None:
         interned.clear()
-        for (joined, _, _, token_starts), counts, total in zip(lexed, present, totals, strict=True):
-            buf = accel.padded(joined)
+        for x, counts, total in zip(lexed, present, totals, strict=True):
+            buf = accel.padded(x.joined)
             starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
             per_doc = np.zeros(len(counts), dtype=np.int64)
-            distinct = accel._intern_shingles(buf, counts, token_starts, 5, starts, lengths, per_doc)
-            interned.append((buf, len(joined), starts[:distinct], lengths[:distinct]))
+            distinct = accel._intern_shingles(
+                buf, counts, x.token_starts, x.token_hashes, 5, starts, lengths, per_doc
+            )
+            interned.append((buf, len(x.joined), starts[:distinct], lengths[:distinct]))
 
     def sha1() -> None:
         for buf, size, starts, lengths in interned:
             accel.sha1_padded(buf, size, starts, lengths)
 
     return {
-        "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch) for batch in batches]),
+        "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch, buffers) for batch in batches]),
         "intern (each unit's distinct shingles)": best(intern),
         f"SHA-1 of the distinct shingles ({sum(len(p[2]) for p in interned):,})": best(sha1),
     }

@@ -72,6 +72,20 @@ if numba is not None:
     load8 = _unaligned_load("load8", big_endian=False)  # little-endian: for hashes and compares
     load8_be = _unaligned_load("load8_be", big_endian=True)  # SHA-1's two message words
 
+    def _store8(typingctx: Any, array: Any, index: Any, value: Any) -> Any:
+        """array[index:index + 8] = the eight bytes of uint64 `value`, little-endian, at any
+        offset (an unaligned store; the caller keeps index + 8 within the array)."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            at = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+            builder.store(args[2], at, align=1)
+            return context.get_dummy_value()
+
+        return _types.void(array, index, _types.uint64), codegen
+
+    store8: Any = intrinsic(_store8)
+
     @numba.njit(cache=True, inline="always")
     def same_bytes(array, a, b, length):
         """Whether array[a:a + length] equals array[b:b + length]: eight bytes a step."""
@@ -569,12 +583,22 @@ if numba is not None:
         return x ^ (x >> _S31)
 
     @numba.njit(cache=True, nogil=True)
-    def _intern_shingles(buf, counts, token_starts, ngram, rep_start, rep_len, per_doc):
+    def _token_hashes(buf, token_starts):
+        """token_hash of every token of a newline-joined buffer (sixteen bytes to spare)."""
+        n_tokens = len(token_starts) - 1
+        token_hashes = np.empty(n_tokens, dtype=np.uint64)
+        for j in range(n_tokens):
+            a = token_starts[_u(j)]
+            token_hashes[_u(j)] = token_hash(buf, a, token_starts[_u(j + 1)] - 1 - a)
+        return token_hashes
+
+    @numba.njit(cache=True, nogil=True)
+    def _intern_shingles(buf, counts, token_starts, token_hashes, ngram, rep_start, rep_len, per_doc):
         """The distinct shingles of each document (byte range of the first occurrence), in order
-        of first occurrence. Each token gets a 64-bit hash of its bytes, each shingle a mix of
-        its tokens' hashes, looked up in a small per-document table; equal hashes are confirmed
-        by comparing the shingles' bytes (exact: a hash is never trusted on its own). `buf` has
-        sixteen bytes to spare past the last token: both read eight bytes at a time."""
+        of first occurrence. Each shingle gets a mix of its tokens' hashes (token_hash), looked
+        up in a small per-document table; equal hashes are confirmed by comparing the shingles'
+        bytes (exact: a hash is never trusted on its own). `buf` has eight bytes to spare past
+        the last token: the comparison reads eight bytes at a time."""
         n_tokens = len(token_starts) - 1
         for j in range(1, n_tokens):  # the newline before every token but the first
             buf[_u(token_starts[_u(j)] - 1)] = 32  # shingles are space-joined
@@ -587,10 +611,6 @@ if numba is not None:
         s_first = np.empty(cap, dtype=np.int64)
         s_hash = np.empty(cap, dtype=np.uint64)
         s_new = np.empty(most, dtype=np.uint64)
-        token_hashes = np.empty(n_tokens, dtype=np.uint64)
-        for j in range(n_tokens):
-            a = token_starts[_u(j)]
-            token_hashes[_u(j)] = token_hash(buf, a, token_starts[_u(j + 1)] - 1 - a)
         distinct = 0
         first = 0
         for d in range(len(counts)):
@@ -646,22 +666,28 @@ def shingle_counts(token_counts: np.ndarray, ngram: int) -> np.ndarray:
     return np.where(token_counts >= ngram, token_counts - ngram + 1, np.minimum(token_counts, 1))
 
 
+def token_hashes_of(joined: np.ndarray, token_starts: np.ndarray) -> np.ndarray:
+    """token_hash of every token of a newline-joined buffer, given where each starts (as
+    dedup.lex.Lexed has them): for buffers the lexer did not write."""
+    return _token_hashes(padded(joined), token_starts)
+
+
 def hash_interned(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray
+    buf: np.ndarray, counts: np.ndarray, ngram: int, token_starts: np.ndarray, token_hashes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sha1_hash32, fingerprint, count per document) of the distinct shingles of each document
     (in order of first occurrence); `buf` holds the tokens joined by newlines, documents one
     after the other, as dedup.lex.lex_tokens writes them. Real code repeats many of its
     shingles, so hashing each distinct one once is the cheaper half of the work, and MinHash
     over distinct shingles equals MinHash over all of them. `token_starts`: where each token
-    starts in `buf`, then len(buf) + 1 (dedup.lex.lex_tokens gives them, and
-    dedup.lex.token_starts_of finds them in `buf`)."""
+    starts in `buf`, then len(buf) + 1, and `token_hashes` their token_hash (dedup.lex.Lexed
+    has both; dedup.lex.token_starts_of and token_hashes_of find them in `buf`)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(shingle_counts(counts, ngram).sum())
     rep_start = np.empty(total, dtype=np.int64)
     rep_len = np.empty(total, dtype=np.int64)
     data = padded(buf)
-    distinct = _intern_shingles(data, counts, token_starts, ngram, rep_start, rep_len, per_doc)
+    distinct = _intern_shingles(data, counts, token_starts, token_hashes, ngram, rep_start, rep_len, per_doc)
     h32, fps = sha1_padded(data, len(buf), rep_start[:distinct], rep_len[:distinct])
     return h32, fps, per_doc

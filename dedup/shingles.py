@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typing import TypeVar
 import numpy as np
 
 from dedup import accel
-from dedup.lex import lex_tokens, token_starts_of
+from dedup.lex import LexBuffers, Lexed, lex_tokens, token_starts_of
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
@@ -34,6 +35,7 @@ _T = TypeVar("_T")
 _Batch = tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]
 _NO_FPS, _NO_H32 = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32)
 _NEWLINE, _SPACE = 10, 32  # tokens never contain a newline: it marks token boundaries
+_THREAD = threading.local()
 
 
 def shingle_strings(tokens: list[str], ngram: int) -> set[str]:
@@ -147,29 +149,42 @@ def _hash_batch(
     return (*_hash_joined(buf, counts, ngram, distinct), text_hashes)
 
 
+def _lex_buffers() -> LexBuffers:
+    """This thread's lexer buffers: batches on one thread reuse them (see LexBuffers); they go
+    with the thread (the pool's threads end with the pool)."""
+    if not hasattr(_THREAD, "lex_buffers"):
+        _THREAD.lex_buffers = LexBuffers()
+    return _THREAD.lex_buffers
+
+
 def _hash_texts(codes: Sequence[str], ngram: int, distinct: bool = True) -> _Batch:
     """Like _hash_batch, from source text through the compiled lexer (dedup.lex)."""
-    joined, spans, counts, token_starts = lex_tokens(list(codes))
+    lexed = lex_tokens(list(codes), _lex_buffers())
+    joined = lexed.joined
     text_hashes = (
-        [hashlib.sha1(joined[a:b].tobytes()).hexdigest() if b > a else "" for a, b in spans.tolist()]
+        [hashlib.sha1(joined[a:b].tobytes()).hexdigest() if b > a else "" for a, b in lexed.spans.tolist()]
         if distinct
-        else [""] * len(counts)
+        else [""] * len(lexed.counts)
     )
-    return (*_hash_joined(joined, counts, ngram, distinct, token_starts), text_hashes)
+    return (*_hash_joined(joined, lexed.counts, ngram, distinct, lexed), text_hashes)
 
 
 def _hash_joined(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool, token_starts: np.ndarray | None = None
+    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool, lexed: Lexed | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shingle, hash and (with `distinct`) sort and deduplicate the documents in `buf`: their
     tokens joined by newlines, non-empty documents separated by one newline (may be changed);
-    `token_starts` as dedup.lex.lex_tokens gives them, when known."""
+    `lexed`: what the lexer knows of the tokens in `buf`, when it wrote it."""
     if len(buf) == 0:
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        starts = token_starts if token_starts is not None else token_starts_of(buf)
-        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, starts)
+        if lexed is not None:
+            starts, hashes = lexed.token_starts, lexed.token_hashes
+        else:
+            starts = token_starts_of(buf)
+            hashes = accel.token_hashes_of(buf, starts)
+        h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, starts, hashes)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
             fps, h32, shingles = accel.sort_unique_segments(fps, h32, indptr_of(shingles))

@@ -10,7 +10,7 @@ import pytest
 from datasketch import MinHash
 
 from dedup import accel
-from dedup.lex import lex_batch, lex_tokens, token_starts_of
+from dedup.lex import LexBuffers, lex_batch, lex_tokens, token_starts_of
 from dedup.minhash import minhash_texts, signatures
 from dedup.normalize import code_tokens
 from dedup.shingles import build_shingle_sets, sets_from_texts, sets_from_tokens, shingle_bytes
@@ -116,13 +116,28 @@ def test_exact_sets_from_text_equal_sets_from_tokens() -> None:
 
 
 def test_token_starts_from_the_lexer_equal_the_newlines() -> None:
-    """lex_tokens records where each token starts while lexing (and from the newlines when a
-    document fell back to the regex); both equal the starts found by searching `joined`."""
+    """lex_tokens records where each token starts and its hash while lexing (and from the
+    newlines when a document fell back to the regex); both equal what searching `joined` finds."""
     rng = random.Random(8)
     for _ in range(100):
         codes = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 80))) for _ in range(30)]
-        joined, _, counts, starts = lex_tokens(codes)
-        assert len(starts) == int(counts.sum()) + 1
-        assert starts.tolist() == token_starts_of(joined).tolist()
-    joined, _, counts, starts = lex_tokens(["", "  // only a comment"])
-    assert starts.tolist() == [1] and len(joined) == 0
+        result = lex_tokens(codes)
+        assert len(result.token_starts) == int(result.counts.sum()) + 1
+        assert result.token_starts.tolist() == token_starts_of(result.joined).tolist()
+        hashes = accel.token_hashes_of(result.joined, result.token_starts)
+        assert result.token_hashes.tolist() == hashes.tolist()
+    result = lex_tokens(["", "  // only a comment"])
+    assert result.token_starts.tolist() == [1] and len(result.joined) == 0 and len(result.token_hashes) == 0
+
+
+def test_reused_buffers_give_what_fresh_ones_give() -> None:
+    """Batches lexed one after the other into the same LexBuffers (smaller, larger, then smaller
+    again: the buffers grow) come out as each batch lexed into fresh arrays."""
+    rng = random.Random(9)
+    buffers = LexBuffers()
+    for size in (5, 200, 40, 400, 3):
+        codes = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 120))) for _ in range(size)]
+        fresh = lex_tokens(codes)
+        reused = lex_tokens(codes, buffers)
+        for name in ("joined", "spans", "counts", "token_starts", "token_hashes"):
+            assert getattr(reused, name).tolist() == getattr(fresh, name).tolist(), name
