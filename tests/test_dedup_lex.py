@@ -43,6 +43,23 @@ def test_lexer_equals_regex_on_generated_text() -> None:
         assert lexed(codes) == [code_tokens(c) for c in codes]
 
 
+def test_lexer_equals_regex_on_runs_across_its_64_byte_blocks() -> None:
+    """Runs of blanks and identifiers (which the lexer ends with its 64-byte class masks) of
+    every length to 200 bytes, at every offset of a block, several blocks long, and at document
+    ends, where the next document begins with the same class of byte."""
+    rng = random.Random(12)
+    blanks = " \t\n\x0b\x0c\r\x1c"
+    word = "abcXYZ_0123456789"
+    for length in range(1, 201):
+        codes = []
+        for _ in range(4):
+            run = "".join(rng.choice(blanks) for _ in range(length))
+            name = rng.choice("aZ_") + "".join(rng.choice(word) for _ in range(length - 1))
+            lead = "x" * rng.randint(0, 63)
+            codes += [lead + run + "y", lead + " " + name + "+", name, run, "1" + run]
+        assert lexed(codes) == [code_tokens(c) for c in codes]
+
+
 def test_lexer_equals_regex_where_specials_are_sparse() -> None:
     """Long runs without `/`, `"` or `'` (skipped eight bytes at a time by the comment mask),
     with comments and literals landing at every offset of an 8-byte word."""
