@@ -2,9 +2,11 @@
 then the `_TOKEN` regex), many documents per call, without building a Python string per token.
 
 Tokenising with the regex is most of the time from source text to signatures (the SHA-1 and
-the permutations are compiled already), so this lexer does both regex passes in one compiled
-loop over the UTF-8 bytes and writes what the hashing stage wants: each document's tokens joined
-by newlines, documents one after the other.
+the permutations are compiled already), so this lexer does both regex passes compiled, over the
+UTF-8 bytes, and writes what the hashing stage wants: each document's tokens joined by newlines,
+documents one after the other, where each token starts and a hash of each. Runs of blanks and
+of identifier bytes end where 64-byte class masks say (a vector compare per 64 bytes), not
+after a test of every byte.
 
 It follows the two regexes step by step (leftmost match, alternatives in their order), on bytes.
 Bytes and characters agree for ASCII and inside string and character literals; a non-ASCII
@@ -336,27 +338,30 @@ def lex_batch(codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class LexBuffers:
-    """The arrays lex_tokens works in, kept from one batch to the next (one set per thread):
-    writing into pages the process has already touched saves the page faults of fresh arrays,
-    about a sixth of the lexer's time on real repositories. Sized for `room` bytes of source
-    text: a token and a newline per source byte at most, the eight bytes _lex writes past a
-    token, a class bit per byte to the end of the block after the text."""
+    """The arrays lex_tokens works in, kept from one batch to the next (one set per thread), so
+    that every batch after the first writes into pages the process has already touched instead
+    of faulting in fresh ones. Sized for `room` bytes of source text: a token and a newline per
+    source byte at most, the eight bytes _lex writes past a token, a class bit per byte to the
+    end of the block after the text."""
 
     def __init__(self) -> None:
-        self.room = -1
+        self._allocate(0)
 
     def fit(self, size: int) -> LexBuffers:
         """These buffers, grown (with some headroom) if `size` bytes do not fit."""
         if size > self.room:
-            self.room = size + size // 4
-            self.source = bytearray(self.room + _SLACK)
-            self.masked = np.frombuffer(self.source, dtype=np.uint8)  # the same bytes
-            self.out = np.empty(2 * self.room + 16, dtype=np.uint8)
-            self.token_starts = np.empty(self.room + 1, dtype=np.int64)
-            self.token_hashes = np.empty(self.room, dtype=np.uint64)
-            self.blanks = np.empty(self.room // 64 + 1, dtype=np.uint64)
-            self.words = np.empty(self.room // 64 + 1, dtype=np.uint64)
+            self._allocate(size + size // 4)
         return self
+
+    def _allocate(self, room: int) -> None:
+        self.room = room
+        self.source = bytearray(room + _SLACK)
+        self.masked = np.frombuffer(self.source, dtype=np.uint8)  # the same bytes, for _lex
+        self.out = np.empty(2 * room + 16, dtype=np.uint8)
+        self.token_starts = np.empty(room + 1, dtype=np.int64)
+        self.token_hashes = np.empty(room, dtype=np.uint64)
+        self.blanks = np.empty(room // 64 + 1, dtype=np.uint64)
+        self.words = np.empty(room // 64 + 1, dtype=np.uint64)
 
 
 def lex_tokens(codes: list[str], buffers: LexBuffers | None = None) -> Lexed:
