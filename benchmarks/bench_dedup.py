@@ -15,25 +15,30 @@ strings prebuilt, and from the same source text through code_tokens) and dataske
 distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
 scaled by its share of the shingles; and datasketch from the same source text, through
 code_tokens and shingle_strings, as a datasketch user would run it). Figures of 2026-11-23,
-fifth session (best of 5, 128 permutations, 2 cores shared, so the single timed runs of
+sixth session (best of 5, 128 permutations, 2 cores shared, so the single timed runs of
 datasketch and rensa move by +-15%); per repository: code files, distinct shingles per file
 mean/median, ours, then ours against datasketch from text, datasketch prebuilt, rensa from text
 and rensa prebuilt:
-  hicann ops-math          8,510  547/258      0.27 s  24.9x  11.9x  13.0x  0.70x
-  hicann ops-nn           13,250  750/420      0.63 s  21.9x   9.1x  12.7x  0.64x
-  hicann ops-transformer   2,253  1,026/467    0.17 s  20.0x   7.7x  11.3x  0.56x
-  hicann cann-samples        487  1,111/897    0.03 s  18.5x   8.9x   9.1x  0.61x
-  Hayden727 cann-ops       2,764  900/562      0.13 s  25.0x  11.4x  12.6x  0.79x
-  cannmirror asc-devkit    5,830  570/322      0.22 s  23.2x   9.6x  12.9x  0.62x
-  ops-math assembled units   518  2,705/1,306  0.11 s  18.3x   6.6x  11.0x  0.49x  (a curate workspace)
-Parts, each timed alone: lexing 31-53%, interning 21-39%, SHA-1 19-27%, permutations 3-6%.
+  hicann ops-math          8,510  547/258      0.28 s  24.1x  11.0x  12.9x  0.68x
+  hicann ops-nn           13,250  750/420      0.61 s  22.7x   9.5x  12.6x  0.66x
+  hicann ops-transformer   2,253  1,026/467    0.16 s  19.7x   7.9x  11.4x  0.57x
+  hicann cann-samples        487  1,111/897    0.03 s  20.8x  10.0x  10.4x  0.71x
+  Hayden727 cann-ops       2,764  900/562      0.13 s  22.8x  10.5x  11.5x  0.74x
+  cannmirror asc-devkit    5,830  570/322      0.22 s  22.8x   9.4x  12.6x  0.63x
+  ops-math assembled units   518  2,705/1,306  0.10 s  19.4x   7.0x  11.9x  0.51x  (a curate workspace)
+Parts, each timed alone: lexing 36-47%, interning 18-30%, SHA-1 20-26%, permutations 4-7%.
 Handed the same prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is
-1.5-2.4x slower than from source text: gathering millions of Python bytes objects into one
+1.6-2.2x slower than from source text: gathering millions of Python bytes objects into one
 buffer costs more than lexing the text (rensa reads its str objects from Rust). What changed
-since the fourth session (ops-math 0.31 s, ops-nn 0.73 s, assembled units 0.13 s): SHA-1 runs on
-the CPU's SHA extensions (x86 SHA-NI) where it has them, four one-block messages interleaved
-(0.089 -> 0.072 s on ops-math; the whole 0.310 -> 0.288 s in alternating runs, the rest of the
-difference from the fourth session's figures is the shared machine). Fourth session: the
+since the fifth session (the figures above move within this machine's noise; in alternating
+in-process runs against the fifth session's code, 1-5% faster: ops-math 283 -> 270 ms,
+asc-devkit 210 -> 207 ms, assembled units 113 -> 112 ms): the lexer ends runs of blanks and
+identifiers with 64-byte class masks instead of a test per byte, hashes each token as it copies
+it, and keeps its buffers from batch to batch. Fifth session (from the fourth's ops-math
+0.31 s, ops-nn 0.73 s, assembled units 0.13 s): SHA-1 runs on the CPU's SHA extensions (x86
+SHA-NI) where it has them, four one-block messages interleaved (0.089 -> 0.072 s on ops-math;
+the whole 0.310 -> 0.288 s in alternating runs, the rest of the difference from the fourth
+session's figures is the shared machine). Fourth session: the
 permutations run one at a time over a unit's pre-mixed hashes, with the running minimum in a
 register (0.037 -> 0.014 s on ops-math), and the interning hashes tokens and shingles in
 branch-free loops (0.096 -> 0.073 s). Third session: ops-math 0.35 s (10.3x datasketch
