@@ -681,7 +681,7 @@ def hash_interned(
     shingles, so hashing each distinct one once is the cheaper half of the work, and MinHash
     over distinct shingles equals MinHash over all of them. `token_starts`: where each token
     starts in `buf`, then len(buf) + 1, and `token_hashes` their token_hash (dedup.lex.Lexed
-    has both; dedup.lex.token_starts_of and token_hashes_of find them in `buf`)."""
+    has both; dedup.lex.token_index finds them in `buf`)."""
     counts = counts.astype(np.int64)
     per_doc = np.zeros(len(counts), dtype=np.int64)
     total = int(shingle_counts(counts, ngram).sum())

@@ -50,8 +50,6 @@ _KIND[[34, 39]] = _QUOTE
 _KIND[128:] = _WIDE
 _WORD = np.zeros(256, dtype=np.bool_)
 _WORD[_members(_WORDS)] = True
-_STARTS_LONGER = np.zeros(256, dtype=np.bool_)  # the first characters of _operator's longer operators
-_STARTS_LONGER[[ord(c) for c in ":-.<>+=!&|*/%^#"]] = True
 # The lexer reads these bytes past the last document: its 64-byte class masks, 8-byte copies
 # and token hashes. Zero is neither blank nor a word byte, so every run ends there.
 _SLACK = 64
@@ -191,8 +189,6 @@ if numba is not None:
     def _operator(m, i, e):
         """Length of the operator alternative of `_TOKEN` at i (first alternative that matches)."""
         c = m[_u(i)]
-        if not _STARTS_LONGER[c]:  # ( ) ; , { } [ ] and the like: one character, at once
-            return 1
         n1 = m[_u(i + 1)] if i + 1 < e else 0
         n2 = m[_u(i + 2)] if i + 2 < e else 0
         if c == 58 and n1 == 58:  # ::
@@ -375,7 +371,8 @@ def lex_tokens(codes: list[str], buffers: LexBuffers | None = None) -> Lexed:
     spans = np.zeros((len(codes), 2), dtype=np.int64)
     counts = np.zeros(len(codes), dtype=np.int64)
     if not size:
-        return Lexed(np.empty(0, np.uint8), spans, counts, np.ones(1, np.int64), np.empty(0, np.uint64))
+        joined = np.empty(0, dtype=np.uint8)
+        return Lexed(joined, spans, counts, *token_index(joined))
     work = (buffers or LexBuffers()).fit(size)
     at = 0
     for piece in encoded:  # the documents one after the other, then zeros (see _SLACK)
@@ -418,8 +415,14 @@ def lex_tokens(codes: list[str], buffers: LexBuffers | None = None) -> Lexed:
         spans[d] = (at, at + len(piece))
         at += len(piece)
     joined = np.frombuffer(b"".join(pieces), dtype=np.uint8).copy()
-    token_starts = token_starts_of(joined)
-    return Lexed(joined, spans, counts, token_starts, token_hashes_of(joined, token_starts))
+    return Lexed(joined, spans, counts, *token_index(joined))
+
+
+def token_index(joined: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(token starts, token hashes) of a newline-joined buffer the lexer did not write, as
+    Lexed has them."""
+    starts = token_starts_of(joined)
+    return starts, token_hashes_of(joined, starts)
 
 
 def token_starts_of(joined: np.ndarray) -> np.ndarray:

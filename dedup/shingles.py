@@ -26,7 +26,7 @@ from typing import TypeVar
 import numpy as np
 
 from dedup import accel
-from dedup.lex import LexBuffers, Lexed, lex_tokens, token_starts_of
+from dedup.lex import LexBuffers, lex_tokens, token_index
 from dedup.normalize import code_tokens
 from dedup.sha1 import fingerprint64, hash32, sha1_ranges
 
@@ -166,24 +166,25 @@ def _hash_texts(codes: Sequence[str], ngram: int, distinct: bool = True) -> _Bat
         if distinct
         else [""] * len(lexed.counts)
     )
-    return (*_hash_joined(joined, lexed.counts, ngram, distinct, lexed), text_hashes)
+    tokens = (lexed.token_starts, lexed.token_hashes)
+    return (*_hash_joined(joined, lexed.counts, ngram, distinct, tokens), text_hashes)
 
 
 def _hash_joined(
-    buf: np.ndarray, counts: np.ndarray, ngram: int, distinct: bool, lexed: Lexed | None = None
+    buf: np.ndarray,
+    counts: np.ndarray,
+    ngram: int,
+    distinct: bool,
+    tokens: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shingle, hash and (with `distinct`) sort and deduplicate the documents in `buf`: their
     tokens joined by newlines, non-empty documents separated by one newline (may be changed);
-    `lexed`: what the lexer knows of the tokens in `buf`, when it wrote it."""
+    `tokens`: (token starts, token hashes) in `buf`, when the lexer that wrote it has them."""
     if len(buf) == 0:
         return np.zeros(0, np.uint64), np.zeros(0, np.uint32), np.zeros(len(counts), np.int64)
     present = counts > 0
     if accel.AVAILABLE:
-        if lexed is not None:
-            starts, hashes = lexed.token_starts, lexed.token_hashes
-        else:
-            starts = token_starts_of(buf)
-            hashes = accel.token_hashes_of(buf, starts)
+        starts, hashes = tokens if tokens is not None else token_index(buf)
         h32, fps, shingles = accel.hash_interned(buf, counts[present], ngram, starts, hashes)
         per_doc = np.zeros(len(counts), dtype=np.int64)
         if distinct:
