@@ -1,12 +1,14 @@
 """What a SOURCE argument means, for ingest and audit alike.
 
 A source is a local directory, a git URL (cloned into the workspace cache), a curate workspace
-(units.parquet / benchmark.parquet), a directory of code files, a parquet or jsonl file, a local dataset directory, or a Hugging Face
-dataset id with a code column. A directory of code files on the test side is read the way
-`curate ingest --benchmark` reads it (`parsers.benchmark.ingest_benchmark`: a task tree gives one
-item per task, a kernel folder one per kernel); code that holds no AscendC kernel, and any
-directory on the training side, is read as raw text, one document per file. Table readers raise ValueError with one line that says what is
-wrong and what to do; the commands turn it into a user error.
+(units.parquet / benchmark.parquet), a directory of code files, a parquet or jsonl file, a local
+dataset directory, or a Hugging Face dataset id with a code column. A directory of code files on
+the test side is read the way `curate ingest --benchmark` reads it
+(`parsers.benchmark.ingest_benchmark`: a task tree gives one item per task, a kernel folder one
+per kernel and one per file no kernel includes); code that holds no AscendC kernel, and any
+directory on the training side, is read as raw text, one document per file. Table readers raise
+ValueError with one line that says what is wrong and what to do; the commands turn it into a
+user error.
 """
 
 from __future__ import annotations

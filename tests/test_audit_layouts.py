@@ -1,15 +1,17 @@
 """`curate audit` reads a benchmark folder the way `curate ingest --benchmark` does: a task tree
 gives one item per task (with its level and category), question stubs and validation files are
-never items, and the example benchmark audited as a plain folder yields exactly the planted leaks."""
+never items, a kernel folder checks every file (kernels, and whole files no kernel includes), and
+the example benchmark audited as a plain folder yields exactly the planted leaks."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from parsers.benchmark import benchmark_layout, is_answer_candidate
-from tests.conftest import EXAMPLES, run_curate
+from tests.conftest import EXAMPLES, run_curate, write_tree
 
 PLANTED = json.loads((EXAMPLES / "benchmark" / "PLANTED.json").read_text())
 
@@ -67,3 +69,84 @@ def test_layout_detection_ignores_question_stubs_and_validation() -> None:
     assert benchmark_layout(["kernels/add.cpp"]) == "kernels"
     assert not is_answer_candidate(f"{task}/validation/ref.cpp")
     assert is_answer_candidate(f"{task}/answer/0/op_kernel/add.cpp")
+
+
+# A kernel folder as people publish one: a kernel with its tiling header, and a host program
+# whose kernel sits in a header the folder lacks (as in cann-samples' matmul recipes).
+KERNEL_FOLDER = {
+    "add/add_tiling.h": """
+        #pragma once
+        struct AddTiling { uint32_t totalLength; uint32_t tileNum; };
+    """,
+    "add/add.cpp": """
+        #include "kernel_operator.h"
+        #include "add_tiling.h"
+        extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling)
+        {
+            AscendC::GlobalTensor<half> xGm;
+            xGm.SetGlobalBuffer((__gm__ half *)x, 1024);
+        }
+    """,
+    "matmul_mx/main.asc": """
+        #include "include/kernel/matmul_mx_kernel.h"
+        static void PrintUsage(const char *program)
+        {
+            std::cerr << "Usage: " << program << " m k n" << std::endl;
+        }
+        int main(int argc, char *argv[])
+        {
+            if (argc < 4) {
+                PrintUsage(argv[0]);
+                return 1;
+            }
+            int m = std::stoi(argv[1]);
+            int k = std::stoi(argv[2]);
+            int n = std::stoi(argv[3]);
+            aclrtStream stream;
+            CHECK_ACL(aclInit(nullptr));
+            CHECK_ACL(aclrtSetDevice(0));
+            CHECK_ACL(aclrtCreateStream(&stream));
+            uint8_t *deviceA = nullptr;
+            uint8_t *deviceB = nullptr;
+            uint8_t *deviceC = nullptr;
+            CHECK_ACL(aclrtMalloc((void **)&deviceA, m * k, ACL_MEM_MALLOC_HUGE_FIRST));
+            CHECK_ACL(aclrtMalloc((void **)&deviceB, k * n, ACL_MEM_MALLOC_HUGE_FIRST));
+            CHECK_ACL(aclrtMalloc((void **)&deviceC, m * n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+            uint32_t blockDim = (m + 127) / 128;
+            Kernel::MatmulMxKernel<<<blockDim, nullptr, stream>>>(deviceA, deviceB, deviceC, m, k, n);
+            CHECK_ACL(aclrtSynchronizeStream(stream));
+            CHECK_ACL(aclrtFree(deviceA));
+            CHECK_ACL(aclrtFree(deviceB));
+            CHECK_ACL(aclrtFree(deviceC));
+            CHECK_ACL(aclrtDestroyStream(stream));
+            CHECK_ACL(aclrtResetDevice(0));
+            CHECK_ACL(aclFinalize());
+            return 0;
+        }
+    """,
+}
+
+
+def test_kernel_folder_audits_every_file_even_one_without_a_kernel(tmp_path: Path) -> None:
+    bench = write_tree(tmp_path / "bench", KERNEL_FOLDER)
+    ingested = run_curate("ingest", str(bench), "--benchmark", "--workspace", str(tmp_path / "ws"))
+    assert ingested.returncode == 0, ingested.stderr
+    assert "2 benchmark items (kernels, 1 of them whole file that no kernel includes)" in ingested.stdout
+
+    # The host program, renamed a little, inside an Alpaca row's output: a leak of that file.
+    host = (bench / "matmul_mx" / "main.asc").read_text().replace("deviceA", "bufferA")
+    rows = [
+        {"instruction": "Write a matmul host", "output": f"First set up the device.\n\n```cpp\n{host}```\n"},
+        {"instruction": "Say hello", "output": "int main() { return 0; }"},
+    ]
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reports = tmp_path / "reports"
+    done = run_curate(
+        "audit", str(train), str(bench), "--train-code-column", "output", "--code-from", "auto",
+        "--report-dir", str(reports),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads((reports / "leakage.json").read_text())
+    assert report["counts"]["test_items"] == 2  # the kernel (its header assembled into it) and the host file
+    assert {(lk["answer_path"], lk["row_id"]) for lk in report["leaks"]} == {("matmul_mx/main.asc", "0")}

@@ -94,9 +94,11 @@ def test_directory_of_code_files_is_raw_text_for_training_and_kernels_for_testin
     (tmp_path / "src" / "notes.md").write_text("ignored")
     units = load_corpus(str(tmp_path / "src"))
     assert [(u.path, u.op_name) for u in units] == [("add_custom.cpp", "add_custom"), ("sub/util.h", "util")]
-    # The test side is read as `ingest --benchmark` reads it: one item per kernel, no header alone.
+    # The test side is read as `ingest --benchmark` reads it: one item per kernel, then each file
+    # no kernel includes as a whole (util.h here), so that no file goes unchecked.
     items = load_benchmark(str(tmp_path / "src"))
-    assert [i.answer_paths for i in items] == [["add_custom.cpp"]]
+    assert [i.answer_paths for i in items] == [["add_custom.cpp"], ["sub/util.h"]]
+    assert items[1].answers == [(tmp_path / "src" / "sub" / "util.h").read_text()]
     # Code without any AscendC kernel is still audited, as raw text.
     (tmp_path / "plain").mkdir()
     (tmp_path / "plain" / "a.cpp").write_text("int a() { return 1; }\n")

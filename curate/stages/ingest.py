@@ -37,6 +37,7 @@ class IngestSummary:
     skipped: list[Skip] = field(default_factory=list)
     kind: str = "corpus"
     documented: int = 0  # units whose operator documentation was found (function or parameters read)
+    whole_files: int = 0  # benchmark items that are whole files no kernel assembles
 
     def report(self) -> dict[str, object]:
         return {
@@ -47,13 +48,16 @@ class IngestSummary:
             "entry_files": self.entry_files,
             "partial": self.partial,
             "documented": self.documented,
+            "whole_files": self.whole_files,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
         }
 
     def line(self) -> str:
         reasons = Counter(s.reason.split(" (")[0] for s in self.skipped)
         skipped = ", ".join(f"{n} {r}" for r, n in reasons.most_common())
-        what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind})"
+        n = self.whole_files
+        whole = f", {n} of them whole file{'s' * (n != 1)} that no kernel includes" if n else ""
+        what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind}{whole})"
         partial = (
             f", {self.partial} partial parses, {self.documented} with operator documentation"
             if self.kind == "corpus"
@@ -142,7 +146,13 @@ def _ingest(
             )
         _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, bench.items)
         return IngestSummary(
-            name, ws.benchmark, bench.files_seen, len(bench.items), skipped=bench.skipped, kind=bench.kind
+            name,
+            ws.benchmark,
+            bench.files_seen,
+            len(bench.items),
+            skipped=bench.skipped,
+            kind=bench.kind,
+            whole_files=bench.whole_files,
         )
 
     result = ingest_directory(root, info, config, progress)
