@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--full-evidence", action="store_true")
     parser.add_argument("--abstract-identifiers", action="store_true")
     args = parser.parse_args()
-    units, items = load_corpus(args.train), load_benchmark(args.test)
+    units, items = load_corpus(args.train), load_benchmark(args.test).items
     cfg = DedupConfig(abstract_identifiers=args.abstract_identifiers)
     if args.full_evidence:
         cfg = dataclasses.replace(cfg, full_evidence=True)

@@ -5,7 +5,7 @@ A source is a local directory, a git URL (cloned into the workspace cache), a cu
 dataset directory, or a Hugging Face dataset id with a code column. A directory of code files on
 the test side is read the way `curate ingest --benchmark` reads it
 (`parsers.benchmark.ingest_benchmark`: a task tree gives one item per task, a kernel folder one
-per kernel and one per file no kernel includes); code that holds no AscendC kernel, and any
+per kernel, its other files named as left out); code that holds no AscendC kernel, and any
 directory on the training side, is read as raw text, one document per file. Table readers raise
 ValueError with one line that says what is wrong and what to do; the commands turn it into a
 user error.
@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -390,31 +390,53 @@ def load_corpus(
     )
 
 
+@dataclass(slots=True)
+class BenchmarkSide:
+    """The test side of an audit: its items, and the code files of a kernel folder that no item
+    holds (host programs, tests, helpers no kernel includes: not answers, but named in the report
+    so that a reader sees what was not compared)."""
+
+    items: list[BenchmarkItem]
+    left_out: list[str] = field(default_factory=list)
+
+
 def load_benchmark(
     source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
-) -> list[BenchmarkItem]:
-    """The test side of an audit."""
+) -> BenchmarkSide:
+    """The test side of an audit. A directory with `code_from="text"` gives one item per code
+    file, its whole text, whatever kernels it holds."""
     path, name = Path(source), _name(source)
     if path.is_dir() and _is_workspace(path):
         ws = Workspace(path)
         if ws.benchmark.exists():
-            return read_records(ws.benchmark, BenchmarkItem)
-        return _units_as_items(read_records(ws.units, KernelUnit))
+            return BenchmarkSide(read_records(ws.benchmark, BenchmarkItem))
+        return BenchmarkSide(_units_as_items(read_records(ws.units, KernelUnit)))
     if path.is_dir() and _plain_directory(path):
-        items = benchmark_directory(path, name) or _units_as_items(_files_as_units(path, name))
+        if code_from not in (None, "text"):
+            raise ValueError(
+                f"{source} is a directory: --test-code-from takes only `text` there (each code file whole)"
+            )
+        kernels = benchmark_directory(path, name) if code_from is None else None
+        if kernels is not None:
+            return kernels
+        items = _units_as_items(_files_as_units(path, name))
         if not items:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
-        return items
-    return benchmark_from_table(
-        source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
+        return BenchmarkSide(items)
+    return BenchmarkSide(
+        benchmark_from_table(
+            source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
+        )
     )
 
 
-def benchmark_directory(root: Path, name: str) -> list[BenchmarkItem]:
+def benchmark_directory(root: Path, name: str) -> BenchmarkSide | None:
     """The benchmark items of a folder with AscendC kernels, detected as `ingest --benchmark`
-    detects them; [] when it holds no kernel (the caller then reads its files as raw text)."""
+    detects them; None when it holds no kernel (the caller then reads its files as raw text)."""
     result = ingest_benchmark(root, SourceInfo(name, "", "", ""), IngestConfig())
-    return result.items if result.kind in ("task-layout", "kernels") else []
+    if result.kind not in ("task-layout", "kernels"):
+        return None
+    return BenchmarkSide(result.items, result.left_out)
 
 
 def _name(source: str) -> str:

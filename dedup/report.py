@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -254,7 +255,8 @@ def _cell(text: str) -> str:
     return f"`{text[:90]}`" if text else ""
 
 
-def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str:
+def build_markdown(report: dict[str, Any], title: str = "Leakage report", notes: Sequence[str] = ()) -> str:
+    """The report for people; `notes`: paragraphs placed under the opening one."""
     params, counts = report["parameters"], report["counts"]
     out = [f"# {title}", ""]
     out.append(
@@ -263,6 +265,8 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report") -> str
         f"{counts.get('leaks', 0)} corpus units leak; {len(report['leaks'])} leaking pairs; "
         f"{len(report['name_matches'])} op-name matches."
     )
+    for note in notes:
+        out += ["", note]
     out += ["", "## Per benchmark and level", ""]
     out.append(
         "| benchmark | level | items | items with code | leaked items | leaking units | name-only items |"

@@ -2,9 +2,9 @@
 
 - `tasks/level<N>/<Category>/<Op>/answer/<k>/op_kernel/...`: one item per task; its answer
   kernels (assembled with their local headers) are the code a training set must not contain.
-- A folder of AscendC kernels without that layout: one item per kernel entry, and one per code
-  file that no kernel assembles (a host `main.asc` whose kernel sits in a header the folder
-  lacks, a helper no kernel includes), as its whole text: every file of the folder is checked.
+- A folder of AscendC kernels without that layout: one item per kernel entry. Its other code
+  files (host programs, tests, helpers no kernel includes) are not answers; they are listed as
+  left out, so that a reader sees what was not compared.
 - A folder of PyTorch reference `.py` files (no AscendC): one item per file, name matching only.
 
 `benchmark_layout` decides which, from the paths of the files that define a kernel entry;
@@ -26,7 +26,7 @@ from parsers.classify import category_from_apis, category_from_name, level_of
 from parsers.config import IngestConfig
 from parsers.files import Skip, read_source
 from parsers.ingest import Progress, RepoScan, parse_entry_files, scan_repository
-from parsers.licenses import LicenseFiles, unit_license
+from parsers.licenses import LicenseFiles
 from parsers.units import SourceInfo, normalise_op_name
 from schemas import BenchmarkItem, KernelUnit, stable_id
 
@@ -44,7 +44,7 @@ class BenchmarkResult:
     files_seen: int = 0
     skipped: list[Skip] = field(default_factory=list)
     kind: str = ""  # task-layout | kernels | pytorch
-    whole_files: int = 0  # items of a kernel folder that are whole files no kernel assembles
+    left_out: list[str] = field(default_factory=list)  # code files of a kernel folder no item holds
 
 
 def is_answer_candidate(rel: str) -> bool:
@@ -145,42 +145,11 @@ def _kernel_items(source: SourceInfo, units: list[KernelUnit]) -> list[Benchmark
     ]
 
 
-def _whole_file_items(
-    root: Path, source: SourceInfo, config: IngestConfig, scan: RepoScan, units: list[KernelUnit]
-) -> list[BenchmarkItem]:
-    """The code files of a kernel folder that no kernel unit assembles (neither its entry file
-    nor a header it includes), one item each with the file's text as its answer. Without them
-    such a file would leave the test side unseen, and a training set could copy it unnoticed."""
+def _not_assembled(scan: RepoScan, source: SourceInfo, units: list[KernelUnit]) -> list[str]:
+    """The code files that no unit assembles: neither an entry file nor a header one includes."""
     prefix = source.path_prefix + "/" if source.path_prefix else ""
     covered = {path.removeprefix(prefix) for u in units for path in (u.path, *u.includes)}
-    licenses = LicenseFiles(root)
-    items = []
-    for rel in scan.files:
-        if rel in covered or not is_answer_candidate(rel):
-            continue
-        text = read_source(root / rel, root, int(config.max_file_mb * 1e6))
-        if isinstance(text, Skip) or not text.strip():
-            continue
-        name = posixpath.splitext(posixpath.basename(rel))[0]
-        op_name = normalise_op_name(name)
-        category = category_from_name(posixpath.basename(posixpath.dirname(rel)), op_name) or "other"
-        items.append(
-            BenchmarkItem(
-                item_id=stable_id(source.name, rel),
-                benchmark=source.name,
-                task_name=name,
-                op_name=op_name,
-                level=_level(rel) or level_of(category, op_name),
-                category=category,
-                path=prefix + rel,
-                answers=[text],
-                answer_paths=[prefix + rel],
-                license=unit_license(text, posixpath.dirname(rel), licenses),
-                origin_url=source.origin_url,
-                commit=source.commit,
-            )
-        )
-    return items
+    return [prefix + rel for rel in scan.files if rel not in covered and is_answer_candidate(rel)]
 
 
 def _pytorch_items(root: Path, source: SourceInfo, config: IngestConfig, result: BenchmarkResult) -> None:
@@ -237,8 +206,7 @@ def ingest_benchmark(
         if layout == "task-layout":
             result.items = _task_items(root, source, units)
         else:
-            whole = _whole_file_items(root, source, config, scan, units)
-            result.items, result.whole_files = _kernel_items(source, units) + whole, len(whole)
+            result.items, result.left_out = _kernel_items(source, units), _not_assembled(scan, source, units)
         return result
     _pytorch_items(root, source, config, result)
     result.kind = "pytorch" if result.items else ""

@@ -1,7 +1,7 @@
 """`curate audit` reads a benchmark folder the way `curate ingest --benchmark` does: a task tree
 gives one item per task (with its level and category), question stubs and validation files are
-never items, a kernel folder checks every file (kernels, and whole files no kernel includes), and
-the example benchmark audited as a plain folder yields exactly the planted leaks."""
+never items, a kernel folder names the files it does not compare (or compares them all whole on
+request), and the example benchmark audited as a plain folder yields exactly the planted leaks."""
 
 from __future__ import annotations
 
@@ -127,13 +127,9 @@ KERNEL_FOLDER = {
 }
 
 
-def test_kernel_folder_audits_every_file_even_one_without_a_kernel(tmp_path: Path) -> None:
-    bench = write_tree(tmp_path / "bench", KERNEL_FOLDER)
-    ingested = run_curate("ingest", str(bench), "--benchmark", "--workspace", str(tmp_path / "ws"))
-    assert ingested.returncode == 0, ingested.stderr
-    assert "2 benchmark items (kernels, 1 of them whole file that no kernel includes)" in ingested.stdout
-
-    # The host program, renamed a little, inside an Alpaca row's output: a leak of that file.
+def audit_host_copy(tmp_path: Path, bench: Path, *options: str) -> tuple[int, str, dict]:
+    """Audit an Alpaca file whose one row copies the host program (a little renamed) after some
+    reasoning; (exit status, stdout, leakage.json)."""
     host = (bench / "matmul_mx" / "main.asc").read_text().replace("deviceA", "bufferA")
     rows = [
         {"instruction": "Write a matmul host", "output": f"First set up the device.\n\n```cpp\n{host}```\n"},
@@ -141,12 +137,35 @@ def test_kernel_folder_audits_every_file_even_one_without_a_kernel(tmp_path: Pat
     ]
     train = tmp_path / "train.jsonl"
     train.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    reports = tmp_path / "reports"
+    reports = tmp_path / ("reports" + "".join(options))
     done = run_curate(
         "audit", str(train), str(bench), "--train-code-column", "output", "--code-from", "auto",
-        "--report-dir", str(reports),
+        "--report-dir", str(reports), *options,
     )  # fmt: skip
-    assert done.returncode == 1, done.stdout + done.stderr
-    report = json.loads((reports / "leakage.json").read_text())
-    assert report["counts"]["test_items"] == 2  # the kernel (its header assembled into it) and the host file
+    return done.returncode, done.stdout + done.stderr, json.loads((reports / "leakage.json").read_text())
+
+
+def test_kernel_folder_names_the_files_it_does_not_compare(tmp_path: Path) -> None:
+    bench = write_tree(tmp_path / "bench", KERNEL_FOLDER)
+    ingested = run_curate("ingest", str(bench), "--benchmark", "--workspace", str(tmp_path / "ws"))
+    assert ingested.returncode == 0, ingested.stderr
+    assert "1 benchmark items (kernels), 1 code file left out" in ingested.stdout
+
+    # One item per kernel (its header assembled into it); the host program is not an answer, and
+    # the report says so instead of dropping it in silence.
+    status, out, report = audit_host_copy(tmp_path, bench)
+    assert status == 0, out
+    assert "1 test folder file not compared" in out
+    assert report["counts"]["test_items"] == 1
+    assert report["test_left_out"] == ["matmul_mx/main.asc"]
+    markdown = (tmp_path / "reports" / "leakage.md").read_text()
+    assert (
+        "Not compared: 1 code file of the test folder with no kernel of its own" in markdown
+        and "`matmul_mx/main.asc`" in markdown
+    )
+
+    # Asked to compare every file whole, the audit finds the copy.
+    status, out, report = audit_host_copy(tmp_path, bench, "--test-code-from", "text")
+    assert status == 1, out
+    assert report["counts"]["test_items"] == 3 and report["test_left_out"] == []
     assert {(lk["answer_path"], lk["row_id"]) for lk in report["leaks"]} == {("matmul_mx/main.asc", "0")}

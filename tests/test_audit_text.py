@@ -28,7 +28,7 @@ REASONING = (
 
 
 def answer_of(task: str) -> str:
-    items = load_benchmark(str(EXAMPLES / "benchmark"))
+    items = load_benchmark(str(EXAMPLES / "benchmark")).items
     (item,) = [it for it in items if it.path.endswith(task) or task.endswith(it.task_name)]
     return item.answers[0]
 

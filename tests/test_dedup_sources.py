@@ -94,15 +94,21 @@ def test_directory_of_code_files_is_raw_text_for_training_and_kernels_for_testin
     (tmp_path / "src" / "notes.md").write_text("ignored")
     units = load_corpus(str(tmp_path / "src"))
     assert [(u.path, u.op_name) for u in units] == [("add_custom.cpp", "add_custom"), ("sub/util.h", "util")]
-    # The test side is read as `ingest --benchmark` reads it: one item per kernel, then each file
-    # no kernel includes as a whole (util.h here), so that no file goes unchecked.
-    items = load_benchmark(str(tmp_path / "src"))
-    assert [i.answer_paths for i in items] == [["add_custom.cpp"], ["sub/util.h"]]
-    assert items[1].answers == [(tmp_path / "src" / "sub" / "util.h").read_text()]
+    # The test side is read as `ingest --benchmark` reads it: one item per kernel, no header alone;
+    # the header no kernel includes is named as left out.
+    side = load_benchmark(str(tmp_path / "src"))
+    assert [i.answer_paths for i in side.items] == [["add_custom.cpp"]]
+    assert side.left_out == ["sub/util.h"]
+    # Asked for text, every code file is an item, whole.
+    side = load_benchmark(str(tmp_path / "src"), code_from="text")
+    assert [i.answer_paths for i in side.items] == [["add_custom.cpp"], ["sub/util.h"]]
+    assert side.left_out == []
+    with pytest.raises(ValueError, match="takes only `text`"):
+        load_benchmark(str(tmp_path / "src"), code_from="fenced")
     # Code without any AscendC kernel is still audited, as raw text.
     (tmp_path / "plain").mkdir()
     (tmp_path / "plain" / "a.cpp").write_text("int a() { return 1; }\n")
-    assert [i.answer_paths for i in load_benchmark(str(tmp_path / "plain"))] == [["a.cpp"]]
+    assert [i.answer_paths for i in load_benchmark(str(tmp_path / "plain")).items] == [["a.cpp"]]
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="no code files"):
         load_corpus(str(tmp_path / "empty"))
@@ -112,4 +118,4 @@ def test_workspace_sides(tmp_path: Path) -> None:
     write_records(tmp_path / "units.parquet", KernelUnit, [unit("u1", elementwise_kernel(), op="add")])
     assert [u.unit_id for u in load_corpus(str(tmp_path))] == ["u1"]
     # A workspace without a benchmark serves as a test side through its units.
-    assert [i.item_id for i in load_benchmark(str(tmp_path))] == ["u1"]
+    assert [i.item_id for i in load_benchmark(str(tmp_path)).items] == ["u1"]

@@ -47,7 +47,12 @@ def audit(
     test_id_column: Annotated[str | None, typer.Option(help="Id column when TEST is a table.")] = None,
     code_from: CodeFromOption = None,
     test_code_from: Annotated[
-        str | None, typer.Option("--test-code-from", help="--code-from for the TEST side (a table).")
+        str | None,
+        typer.Option(
+            "--test-code-from",
+            help="--code-from for the TEST side: for a table, as --code-from; for a directory, text "
+            "compares every code file whole instead of one item per kernel.",
+        ),
     ] = None,
     engine: Annotated[
         str,
@@ -87,11 +92,17 @@ def audit(
         print(json.dumps({"counts": counts, "leaks": summary.leaks, "report_dir": str(report_dir)}, indent=2))
     else:
         verdict = "LEAK" if summary.leaked else "clean"
+        left_out = counts["test_files_left_out"]
         print(
             f"audit {verdict}: {counts['leaks']} of {counts['train_documents']} training documents contain "
             f"{counts['leaked_items']} of {counts['test_items']} test items "
             f"({counts['leak_pairs']} pairs); {counts['name_matches']} op-name matches; "
-            f"report: {report_dir / 'leakage.md'}"
+            + (
+                f"{left_out} test folder file{'s' * (left_out != 1)} not compared (no kernel); "
+                if left_out
+                else ""
+            )
+            + f"report: {report_dir / 'leakage.md'}"
         )
     if summary.leaked:
         raise SystemExit(1)  # a leak is the audit's answer, not an error: exit 1, no message

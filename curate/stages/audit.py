@@ -20,12 +20,19 @@ from typing import Any
 
 from curate.engines import check_engine, connect_ray
 from curate.errors import UserError
-from curate.sources import SHARD_ROWS, iter_corpus, load_benchmark, plan_corpus, read_shard, split_block_path
+from curate.sources import (
+    SHARD_ROWS,
+    BenchmarkSide,
+    iter_corpus,
+    load_benchmark,
+    plan_corpus,
+    read_shard,
+    split_block_path,
+)
 from curate.workspace import leakage_reports
 from dedup.config import DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards
 from dedup.report import build_json, build_markdown, dump_json
-from schemas import BenchmarkItem
 from schemas.tables import write_text_atomic
 
 
@@ -59,14 +66,14 @@ def _side_error(side: str, exc: Exception) -> UserError:
     return UserError(f"{side}: {message}")
 
 
-def _load_test(side: Side) -> list[BenchmarkItem]:
+def _load_test(side: Side) -> BenchmarkSide:
     try:
         loaded = load_benchmark(
             side.source, code_column=side.code_column, id_column=side.id_column, code_from=side.code_from
         )
     except ValueError as exc:
         raise _side_error("TEST", exc) from None
-    if not loaded:
+    if not loaded.items:
         raise UserError(f"TEST: {side.source} holds no documents; give a source with code")
     return loaded
 
@@ -127,6 +134,20 @@ def _blocks(report: dict[str, Any], train: Side, test: Side) -> None:
             leak["answer_row_id"], leak["answer_block"] = where
 
 
+def _left_out_note(side: BenchmarkSide) -> list[str]:
+    """Say which files of a kernel folder were not compared, and how to compare them."""
+    n = len(side.left_out)
+    if not n:
+        return []
+    shown = ", ".join(f"`{path}`" for path in side.left_out[:5]) + (", ..." if n > 5 else "")
+    return [
+        f"Not compared: {n} code file{'s' * (n != 1)} of the test folder with no kernel of "
+        f"{'its' if n == 1 else 'their'} own, included by no kernel ({shown}; all in leakage.json, "
+        "`test_left_out`). Such files are not benchmark answers; `--test-code-from text` compares "
+        "every file of the folder whole."
+    ]
+
+
 def run_audit_stage(
     train: Side,
     test: Side,
@@ -140,7 +161,8 @@ def run_audit_stage(
     check_engine(engine)
     if shard_rows < 1:
         raise UserError(f"--shard-rows must be at least 1, got {shard_rows}")
-    items = _load_test(test)
+    test_side = _load_test(test)
+    items = test_side.items
     index = bench_index(items, config)
     try:
         if engine == "ray":
@@ -162,11 +184,13 @@ def run_audit_stage(
             f"TEST: no item of {test.source} has kernel code (a PyTorch-only benchmark?); "
             "an audit compares code: use `curate dedup` for op-name matching"
         )
+    counts["test_files_left_out"] = len(test_side.left_out)
     report = build_json(findings, units, items, config, counts)
     report["train"], report["test"] = train.source, test.source
+    report["test_left_out"] = test_side.left_out
     _blocks(report, train, test)
     json_path, markdown_path = leakage_reports(report_dir)
     write_text_atomic(json_path, dump_json(report))
     title = f"Leakage audit: {train.source} vs {test.source}"
-    write_text_atomic(markdown_path, build_markdown(report, title=title))
+    write_text_atomic(markdown_path, build_markdown(report, title=title, notes=_left_out_note(test_side)))
     return AuditSummary(bool(findings.leaks), counts, report["leaks"], report_dir)

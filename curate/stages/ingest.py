@@ -37,7 +37,7 @@ class IngestSummary:
     skipped: list[Skip] = field(default_factory=list)
     kind: str = "corpus"
     documented: int = 0  # units whose operator documentation was found (function or parameters read)
-    whole_files: int = 0  # benchmark items that are whole files no kernel assembles
+    left_out: int = 0  # code files of a kernel folder that no benchmark item holds
 
     def report(self) -> dict[str, object]:
         return {
@@ -48,16 +48,16 @@ class IngestSummary:
             "entry_files": self.entry_files,
             "partial": self.partial,
             "documented": self.documented,
-            "whole_files": self.whole_files,
+            "left_out": self.left_out,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
         }
 
     def line(self) -> str:
         reasons = Counter(s.reason.split(" (")[0] for s in self.skipped)
         skipped = ", ".join(f"{n} {r}" for r, n in reasons.most_common())
-        n = self.whole_files
-        whole = f", {n} of them whole file{'s' * (n != 1)} that no kernel includes" if n else ""
-        what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind}{whole})"
+        what = "units" if self.kind == "corpus" else f"benchmark items ({self.kind})"
+        n, own = self.left_out, "its" if self.left_out == 1 else "their"
+        left_out = f", {n} code file{'s' * (n != 1)} left out (no kernel of {own} own, included by none)"
         partial = (
             f", {self.partial} partial parses, {self.documented} with operator documentation"
             if self.kind == "corpus"
@@ -66,6 +66,7 @@ class IngestSummary:
         return (
             f"ingest {self.source}: {self.files_seen} files seen, {self.rows} {what}"
             + (f" from {self.entry_files} entry files" if self.kind == "corpus" else "")
+            + (left_out if n else "")
             + partial
             + f", {len(self.skipped)} skipped"
             + (f" ({skipped})" if skipped else "")
@@ -152,7 +153,7 @@ def _ingest(
             len(bench.items),
             skipped=bench.skipped,
             kind=bench.kind,
-            whole_files=bench.whole_files,
+            left_out=len(bench.left_out),
         )
 
     result = ingest_directory(root, info, config, progress)
