@@ -280,10 +280,11 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report", notes:
     out += ["", f"## Top matches (strongest {TOP_MATCHES})", ""]
     if not report["leaks"]:
         out.append("No leak above the thresholds.")
-    for n, leak in enumerate(report["leaks"][:TOP_MATCHES], start=1):
+    for n, (leak, more) in enumerate(_same_evidence(report["leaks"])[:TOP_MATCHES], start=1):
+        also = f", and {more} more item{'s' * (more != 1)} with this answer file" if more else ""
         out.append(
             f"### {n}. {leak['unit_source']}:`{leak['unit_path']}`{_kernel(leak)} matches "
-            f"{leak['benchmark']} `{leak['task_name']}` (level {leak['level']})"
+            f"{leak['benchmark']} `{leak['task_name']}` (level {leak['level']}){also}"
         )
         out.append("")
         out.append(
@@ -308,6 +309,22 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report", notes:
     if not names:
         out.append("None.")
     return "\n".join(out) + "\n"
+
+
+def _same_evidence(leaks: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
+    """Each leak with the number of later leaks that repeat its evidence: the same unit against
+    the same answer file, as when the kernels of one file are items of their own. Sorted leaks
+    put these next to each other (equal scores, then unit, then item)."""
+    groups: list[tuple[dict[str, Any], int]] = []
+    for leak in leaks:
+        if groups:
+            first, more = groups[-1]
+            same = ("unit_id", "answer_path", "method", "score")
+            if all(first[k] == leak[k] for k in same):
+                groups[-1] = (first, more + 1)
+                continue
+        groups.append((leak, 0))
+    return groups
 
 
 def dump_json(report: dict[str, Any]) -> str:

@@ -62,3 +62,20 @@ def test_every_row_names_the_kernel() -> None:
     markdown = build_markdown(report)
     for k in range(3):
         assert f"kernel `add_kernel_{k}` matches" in markdown
+
+
+def test_items_sharing_one_answer_file_are_one_match_in_the_markdown() -> None:
+    # The three kernels of one benchmark file are three items with the same answer (as a kernel
+    # folder gives them); a unit copying the file matches all three with the same evidence.
+    code = elementwise_kernel()
+    units = [unit("u1", code, op="add_custom")]
+    same_file = [dataclasses.replace(item(f"b{k}", [code]), answer_paths=["add.asc"]) for k in range(3)]
+    other_file = dataclasses.replace(item("b9", [code]), answer_paths=["add_copy.asc"])
+    items = [*same_file, other_file]
+    cfg = DedupConfig()
+    findings, counts = run_audit(units, items, cfg)
+    report = build_json(findings, units, items, cfg, counts)
+    assert len(report["leaks"]) == 4  # the JSON keeps every pair
+    headings = [line for line in build_markdown(report).splitlines() if line.startswith("### ")]
+    assert len(headings) == 2
+    assert sum(h.endswith(", and 2 more items with this answer file") for h in headings) == 1
