@@ -311,6 +311,9 @@ def build_markdown(report: dict[str, Any], title: str = "Leakage report", notes:
     return "\n".join(out) + "\n"
 
 
+_SAME_EVIDENCE = ("unit_id", "answer_path", "method", "score")  # leaks that quote the same lines
+
+
 def _same_evidence(leaks: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
     """Each leak with the number of later leaks that repeat its evidence: the same unit against
     the same answer file, as when the kernels of one file are items of their own. Sorted leaks
@@ -319,8 +322,7 @@ def _same_evidence(leaks: list[dict[str, Any]]) -> list[tuple[dict[str, Any], in
     for leak in leaks:
         if groups:
             first, more = groups[-1]
-            same = ("unit_id", "answer_path", "method", "score")
-            if all(first[k] == leak[k] for k in same):
+            if all(first[k] == leak[k] for k in _SAME_EVIDENCE):
                 groups[-1] = (first, more + 1)
                 continue
         groups.append((leak, 0))
