@@ -7,6 +7,7 @@ its own libclang index. A file that fails for any reason becomes a counted skip,
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import posixpath
 import re
@@ -144,7 +145,12 @@ def parse_entry_files(
                 progress(len(results), len(rels))
         return results
     size = max(1, min(16, len(rels) // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=init_args) as pool:
+    # Workers start from a fresh server process, not a fork of this one: a fork copies the
+    # caller's threads' state (a Ray or gRPC client in the same process made forked workers
+    # crash in libclang parses, and their files were lost as "worker crashed").
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["parsers.ingest"])  # each worker forks with the parser loaded
+    with ProcessPoolExecutor(jobs, context, initializer=_init_worker, initargs=init_args) as pool:
         futures = [(batch, pool.submit(_parse_batch, batch)) for batch in _batches(rels, size)]
         for batch, future in futures:
             try:
