@@ -35,7 +35,9 @@ except ImportError:  # pragma: no cover - exercised on installs without numba
 _OTHER, _BLANK, _LETTER, _DIGIT, _QUOTE, _WIDE = range(6)
 # Byte classes as ranges (first byte, how many): Python's \s and \w on ASCII.
 _BLANKS = ((32, 1), (9, 5), (28, 4))
-_WORDS = ((48, 10), (65, 26), (97, 26), (95, 1))
+_DIGITS = ((48, 10),)
+_LETTERS = ((65, 26), (97, 26), (95, 1))  # with "_": what an identifier starts with
+_WORDS = _DIGITS + _LETTERS
 
 
 def _members(ranges: tuple[tuple[int, int], ...]) -> list[int]:
@@ -44,8 +46,8 @@ def _members(ranges: tuple[tuple[int, int], ...]) -> list[int]:
 
 _KIND = np.zeros(256, dtype=np.uint8)
 _KIND[_members(_BLANKS)] = _BLANK
-_KIND[[*range(65, 91), *range(97, 123), 95]] = _LETTER
-_KIND[48:58] = _DIGIT
+_KIND[_members(_LETTERS)] = _LETTER
+_KIND[_members(_DIGITS)] = _DIGIT
 _KIND[[34, 39]] = _QUOTE
 _KIND[128:] = _WIDE
 _WORD = np.zeros(256, dtype=np.bool_)
