@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from huggingface_hub import DatasetCard
 
-from curate.publish import BuildConfig, build_dataset
+from curate.publish import BuildConfig
 from curate.publish import licenses as lic
 from curate.publish.formats import RAW_SCHEMA, SYSTEM_PROMPT, completion, config_tables, parse_completion
 from curate.publish.repo import assemble
+from curate.stages.build import build_dataset
 from schemas import DatasetRow
 from tests.test_publish_workspace import DEFAULT_SPECS, Spec, make_workspace
 

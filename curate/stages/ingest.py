@@ -12,6 +12,7 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.sources import benchmark_from_table, clone, default_name, local_directory, looks_like_git_url
+from curate.stage import Stage
 from curate.workspace import Workspace
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
@@ -19,7 +20,7 @@ from parsers.files import Skip
 from parsers.ingest import Progress, ingest_directory
 from parsers.provenance import provenance
 from parsers.units import SourceInfo
-from schemas import BenchmarkItem, KernelUnit, read_records, write_records
+from schemas import BenchmarkItem, KernelUnit, read_records
 from schemas.runs import IngestRun
 from schemas.tables import write_text_atomic
 
@@ -89,12 +90,15 @@ def _source_info(root: Path, name: str) -> SourceInfo:
     return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
 
 
-def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: list[Any]) -> None:
+def _replace_rows(
+    ws: Workspace, table: str, cls: type[Any], key: str, name: str, new_rows: list[Any]
+) -> None:
     """Rows of other sources are kept; this source's rows are replaced (re-ingest is idempotent)."""
+    path = ws.table(table)
     kept: list[Any] = [r for r in read_records(path, cls) if getattr(r, key) != name] if path.exists() else []
     rows = kept + new_rows
     rows.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
-    write_records(path, cls, rows)
+    ws.write_table(table, cls, rows)
 
 
 def _table_benchmark(
@@ -129,7 +133,7 @@ def _ingest(
         items = _table_benchmark(source, name, code_column, id_column, code_from)
         if not items:
             raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
-        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, items)
+        _replace_rows(ws, "benchmark", BenchmarkItem, "benchmark", name, items)
         return IngestSummary(name, ws.benchmark, files_seen=0, rows=len(items), kind="table")
     if is_table and not benchmark:
         raise UserError(
@@ -145,7 +149,7 @@ def _ingest(
                 f"no benchmark items in {source} ({bench.files_seen} files seen): expected AscendC kernels "
                 "(tasks/level<N>/<Category>/<Op>/answer/<k>/...) or PyTorch reference .py files"
             )
-        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, bench.items)
+        _replace_rows(ws, "benchmark", BenchmarkItem, "benchmark", name, bench.items)
         return IngestSummary(
             name,
             ws.benchmark,
@@ -163,7 +167,7 @@ def _ingest(
             f"({result.files_seen} files seen, {len(result.skipped)} skipped); nothing was written"
         )
     units: list[KernelUnit] = result.units
-    _replace_rows(ws.units, KernelUnit, "source", name, units)
+    _replace_rows(ws, "units", KernelUnit, "source", name, units)
     documented = sum(1 for u in units if u.doc is not None and (u.doc.function or u.doc.params))
     return IngestSummary(
         name,
@@ -189,36 +193,53 @@ class IngestRequest:
     code_from: str | None = None  # table benchmarks: extract code blocks from a text column
 
 
+def _run(
+    ws: Workspace, config: IngestConfig, request: IngestRequest, progress: Progress | None = None
+) -> tuple[IngestSummary, Path]:
+    summary = _ingest(
+        request.source,
+        ws,
+        request.name,
+        request.benchmark,
+        config,
+        request.code_column,
+        request.id_column,
+        progress=progress,
+        code_from=request.code_from,
+    )
+    report = ws.ingest_report(summary.source)
+    write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
+    return summary, report
+
+
+def _record(config: IngestConfig, outcome: tuple[IngestSummary, Path]) -> IngestRun:
+    summary = outcome[0]
+    return IngestRun(
+        config=dataclasses.asdict(config),
+        source=summary.source,
+        benchmark=summary.kind != "corpus",
+        kind=summary.kind,
+        files_seen=summary.files_seen,
+        rows=summary.rows,
+        partial=summary.partial,
+        skipped=len(summary.skipped),
+        documented=summary.documented,
+    )
+
+
+INGEST: Stage[tuple[IngestSummary, Path]] = Stage(
+    "ingest",
+    _run,
+    config=IngestConfig,
+    writes=("units", "benchmark"),
+    record=_record,
+    commands=(("benchmark", "ingest --benchmark"),),
+)
+
+
 def run_ingest(
     ws: Workspace, request: IngestRequest, config: IngestConfig, progress: Progress | None = None
 ) -> tuple[IngestSummary, Path]:
     """Ingest one source into the workspace: rows, run record and report. Returns the summary and
     the report path."""
-    with ws.locked():
-        summary = _ingest(
-            request.source,
-            ws,
-            request.name,
-            request.benchmark,
-            config,
-            request.code_column,
-            request.id_column,
-            progress=progress,
-            code_from=request.code_from,
-        )
-        ws.record_run(
-            IngestRun(
-                config=dataclasses.asdict(config),
-                source=summary.source,
-                benchmark=request.benchmark,
-                kind=summary.kind,
-                files_seen=summary.files_seen,
-                rows=summary.rows,
-                partial=summary.partial,
-                skipped=len(summary.skipped),
-                documented=summary.documented,
-            )
-        )
-        report = ws.ingest_report(summary.source)
-        write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
-    return summary, report
+    return INGEST.execute(ws, config, request, progress)
