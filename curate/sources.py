@@ -100,10 +100,52 @@ def local_directory(source: str) -> Path:
     return path
 
 
+# -- What a SOURCE is: decided here, once ---------------------------------------------------
+
+WORKSPACE = "workspace"  # a curate workspace: units.parquet and/or benchmark.parquet
+CODE_DIR = "code-dir"  # a directory of code files (a repository, a kernel folder, a task tree)
+DATASET_DIR = "dataset-dir"  # a local Hugging Face dataset directory
+PARQUET = "parquet"
+JSONL = "jsonl"  # .jsonl, .ndjson or .json: one object per line
+OTHER_FILE = "file"  # a file of another type
+GIT = "git"  # a git URL (cloned into the workspace cache)
+HUB = "hub"  # a Hugging Face dataset id
+MISSING = "missing"  # none of the above: no such file or directory
+TABLE_KINDS = (PARQUET, JSONL)
+
+
+def source_kind(source: str) -> str:
+    """What `source` is, for ingest and audit alike (one of the kinds above)."""
+    path = Path(source)
+    if path.is_dir():
+        if _is_workspace(path):
+            return WORKSPACE
+        return CODE_DIR if _plain_directory(path) else DATASET_DIR
+    if path.is_file():
+        suffix = path.suffix.lower()
+        return PARQUET if suffix == ".parquet" else JSONL if suffix in JSONL_SUFFIXES else OTHER_FILE
+    if looks_like_git_url(source):
+        return GIT
+    return HUB if _HUB_ID.match(source) else MISSING
+
+
+def source_name(source: str) -> str:
+    """The name rows from `source` carry when none is given, the same for ingest and audit: an
+    existing file or directory by its own name (a table without its suffix), a git URL by its
+    repository, a dataset id by its last part."""
+    path = Path(source)
+    if path.exists():
+        resolved = path.resolve()
+        base = resolved.name.removesuffix(resolved.suffix) if resolved.is_file() else resolved.name
+        return re.sub(r"[^\w.-]+", "-", base) or "source"
+    return default_name(source)
+
+
 # -- Tables, workspaces and plain code directories ------------------------------------------
 
 CODE_EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cc")
 DATA_EXTENSIONS = (".parquet", ".jsonl", ".ndjson", ".json", ".csv", ".arrow")
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.\-]*(/[\w.\-]+)?$")
 
 
@@ -152,19 +194,20 @@ def _read_dataset(source: str) -> list[dict[str, Any]]:
 
 def read_rows(source: str) -> list[dict[str, Any]]:
     """Rows of a table source: parquet, jsonl, a local dataset directory or a hub dataset id."""
-    path = Path(source)
-    if path.is_file():
-        suffix = path.suffix.lower()
-        if suffix == ".parquet":
-            import pyarrow.parquet as pq
+    kind, path = source_kind(source), Path(source)
+    if kind == PARQUET:
+        import pyarrow.parquet as pq
 
-            try:
-                return list(pq.read_table(path).to_pylist())
-            except Exception as exc:
-                raise ValueError(f"{path}: not a readable parquet file ({exc})") from None
-        if suffix in (".jsonl", ".ndjson", ".json"):
-            return _read_jsonl(path)
-        raise ValueError(f"{path}: unsupported file type {suffix or '(none)'}; give .parquet or .jsonl")
+        try:
+            return list(pq.read_table(path).to_pylist())
+        except Exception as exc:
+            raise ValueError(f"{path}: not a readable parquet file ({exc})") from None
+    if kind == JSONL:
+        return _read_jsonl(path)
+    if kind == OTHER_FILE:
+        raise ValueError(
+            f"{path}: unsupported file type {path.suffix.lower() or '(none)'}; give .parquet or .jsonl"
+        )
     if path.is_dir() or _HUB_ID.match(source):
         return _read_dataset(source)
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
@@ -374,13 +417,13 @@ def load_corpus(
     source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
 ) -> list[KernelUnit]:
     """The training side of an audit."""
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         if ws.units.exists():
             return read_records(ws.units, KernelUnit)
         return _items_as_units(read_records(ws.benchmark, BenchmarkItem))
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         units = _files_as_units(path, name)
         if not units:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
@@ -405,13 +448,13 @@ def load_benchmark(
 ) -> BenchmarkSide:
     """The test side of an audit. A directory with `code_from="text"` gives one item per code
     file, its whole text, whatever kernels it holds."""
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         if ws.benchmark.exists():
             return BenchmarkSide(read_records(ws.benchmark, BenchmarkItem))
         return BenchmarkSide(_units_as_items(read_records(ws.units, KernelUnit)))
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         if code_from not in (None, "text"):
             raise ValueError(
                 f"{source} is a directory: --test-code-from takes only `text` there (each code file whole)"
@@ -439,13 +482,6 @@ def benchmark_directory(root: Path, name: str) -> BenchmarkSide | None:
     return BenchmarkSide(result.items, result.left_out)
 
 
-def _name(source: str) -> str:
-    path = Path(source)
-    if path.exists():
-        return path.resolve().name.removesuffix(path.suffix) or "source"
-    return source
-
-
 # -- Streaming: the training side in shards of bounded size ------------------------------------
 
 SHARD_ROWS = 4096
@@ -471,15 +507,15 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
     by `iter_corpus`). Scanning a jsonl file for line offsets reads it once, in bounded memory."""
     import pyarrow.parquet as pq
 
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         target = ws.units if ws.units.exists() else None
         if target is None:
             return [Shard("units", str(path), name)]  # a benchmark workspace: small, read whole
         groups = pq.ParquetFile(target).num_row_groups
         return [Shard("units", str(target), name, row_group=g) for g in range(groups)]
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         files = [str(p) for p in code_files(path)]
         if not files:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
@@ -487,7 +523,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
             Shard("files", str(path), name, first=i, files=tuple(files[i : i + shard_rows]))
             for i in range(0, len(files), shard_rows)
         ]
-    if path.is_file() and path.suffix.lower() == ".parquet":
+    if kind == PARQUET:
         try:
             meta = pq.ParquetFile(path).metadata
         except Exception as exc:
@@ -499,7 +535,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
             Shard("parquet", str(path), name, first=firsts[g], row_group=g)
             for g in range(meta.num_row_groups)
         ]
-    if path.is_file() and path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+    if kind == JSONL:
         shards, rows, start, at = [], 0, 0, 0
         first = 0
         with path.open("rb") as handle:
@@ -513,8 +549,8 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
         if at > start:
             shards.append(Shard("jsonl", str(path), name, first=first, start=start, end=at))
         return shards
-    if path.is_dir() or _HUB_ID.match(source):
-        return None
+    if kind in (DATASET_DIR, HUB) or (kind == OTHER_FILE and _HUB_ID.match(source)):
+        return None  # read through `datasets`
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
 
 
@@ -627,7 +663,7 @@ def iter_corpus(
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"cannot load dataset {source!r}: {first}; check the id or path") from None
     splits = loaded if isinstance(loaded, datasets.IterableDatasetDict) else {"": loaded}
-    shard = Shard("hub", source, source)
+    shard = Shard("hub", source, source_name(source))
     for split in sorted(splits):
         rows: list[dict[str, Any]] = []
         index = 0
