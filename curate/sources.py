@@ -141,6 +141,38 @@ def source_name(source: str) -> str:
     return default_name(source)
 
 
+TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
+
+
+@dataclass(frozen=True, slots=True)
+class IngestSource:
+    """An ingest SOURCE resolved: a table (read by `benchmark_from_table`) or a directory (a
+    local one, or the clone of a git URL), with the name its rows carry."""
+
+    given: str
+    name: str
+    is_table: bool
+    root: Path | None = None  # the directory, for directory sources
+
+
+def resolve_ingest_source(
+    source: str, name: str | None, benchmark: bool, code_column: str | None, cache: Path
+) -> IngestSource:
+    """Decide what an ingest SOURCE is and make it readable: a table (a table file, a dataset id
+    or, for a benchmark, anything given with a code column), a git URL cloned into `cache`, or a
+    local directory (checked)."""
+    name = name or default_name(source)
+    kind = source_kind(source)
+    is_table = source.endswith(TABLE_SUFFIXES) or (
+        benchmark and (bool(code_column) or (kind == HUB and source.count("/") == 1))
+    )
+    if is_table:
+        return IngestSource(source, name, True)
+    if kind == GIT:
+        return IngestSource(source, name, False, clone(source, cache, name))
+    return IngestSource(source, name, False, local_directory(source))
+
+
 # -- Tables, workspaces and plain code directories ------------------------------------------
 
 CODE_EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cc")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import UserError
-from curate.sources import benchmark_from_table, clone, default_name, local_directory, looks_like_git_url
+from curate.sources import benchmark_from_table, resolve_ingest_source
 from curate.stage import Stage
 from curate.workspace import Workspace
 from parsers.benchmark import ingest_benchmark
@@ -23,8 +23,6 @@ from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, read_records
 from schemas.runs import IngestRun
 from schemas.tables import write_text_atomic
-
-_TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
 
 
 @dataclass
@@ -75,12 +73,6 @@ class IngestSummary:
         )
 
 
-def _source_dir(source: str, ws: Workspace, name: str) -> Path:
-    if looks_like_git_url(source) and not Path(source).is_dir():
-        return clone(source, ws.cache, name)
-    return local_directory(source)
-
-
 def _source_info(root: Path, name: str) -> SourceInfo:
     prov = provenance(root)
     try:
@@ -113,37 +105,28 @@ def _table_benchmark(
 
 
 def _ingest(
-    source: str,
-    ws: Workspace,
-    name: str | None,
-    benchmark: bool,
-    config: IngestConfig,
-    code_column: str | None = None,
-    id_column: str | None = None,
-    progress: Progress | None = None,
-    code_from: str | None = None,
+    ws: Workspace, request: IngestRequest, config: IngestConfig, progress: Progress | None
 ) -> IngestSummary:
-    name = name or default_name(source)
-    is_table = source.endswith(_TABLE_SUFFIXES) or (
-        benchmark and not Path(source).exists() and not looks_like_git_url(source) and source.count("/") == 1
-    )
-    if benchmark and (is_table or code_column):
+    """resolve the source -> parse it (tables, benchmark trees or a corpus) -> replace its rows."""
+    source, benchmark, code_column = request.source, request.benchmark, request.code_column
+    resolved = resolve_ingest_source(source, request.name, benchmark, code_column, ws.cache)
+    name = resolved.name
+    if resolved.is_table:
+        if not benchmark:
+            raise UserError(
+                f"{source} is a table; corpus sources are directories or git URLs (tables go with --benchmark)"
+            )
         if not code_column:
             raise UserError(f"{source} is a table: say which column holds the kernel code with --code-column")
-        items = _table_benchmark(source, name, code_column, id_column, code_from)
+        items = _table_benchmark(source, name, code_column, request.id_column, request.code_from)
         if not items:
             raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
         _replace_rows(ws, "benchmark", BenchmarkItem, "benchmark", name, items)
         return IngestSummary(name, ws.benchmark, files_seen=0, rows=len(items), kind="table")
-    if is_table and not benchmark:
-        raise UserError(
-            f"{source} is a table; corpus sources are directories or git URLs (tables go with --benchmark)"
-        )
-
-    root = _source_dir(source, ws, name)
-    info = _source_info(root, name)
+    assert resolved.root is not None
+    info = _source_info(resolved.root, name)
     if benchmark:
-        bench = ingest_benchmark(root, info, config, progress)
+        bench = ingest_benchmark(resolved.root, info, config, progress)
         if not bench.items:
             raise UserError(
                 f"no benchmark items in {source} ({bench.files_seen} files seen): expected AscendC kernels "
@@ -159,8 +142,7 @@ def _ingest(
             kind=bench.kind,
             left_out=len(bench.left_out),
         )
-
-    result = ingest_directory(root, info, config, progress)
+    result = ingest_directory(resolved.root, info, config, progress)
     if not result.units:
         raise UserError(
             f"no AscendC kernel entry (a __global__ __aicore__ function definition) found in {source} "
@@ -196,17 +178,7 @@ class IngestRequest:
 def _run(
     ws: Workspace, config: IngestConfig, request: IngestRequest, progress: Progress | None = None
 ) -> tuple[IngestSummary, Path]:
-    summary = _ingest(
-        request.source,
-        ws,
-        request.name,
-        request.benchmark,
-        config,
-        request.code_column,
-        request.id_column,
-        progress=progress,
-        code_from=request.code_from,
-    )
+    summary = _ingest(ws, request, config, progress)
     report = ws.ingest_report(summary.source)
     write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
     return summary, report
