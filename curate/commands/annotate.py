@@ -23,8 +23,8 @@ from annotate.loop import RunSummary
 from annotate.reasoning import VerifyConfig
 from curate.commands.config_options import config_command
 from curate.commands.options import ConfigOption, WorkspaceOption
-from curate.config import load_config
 from curate.errors import UserError
+from curate.settings import load_config
 from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from schemas.config import MAX_UNIT_LINES_HELP

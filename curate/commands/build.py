@@ -9,7 +9,7 @@ import typer
 
 from curate.commands.config_options import config_command
 from curate.commands.options import WorkspaceOption
-from curate.publish.config import BuildConfig
+from curate.publish.publish_config import BuildConfig
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 

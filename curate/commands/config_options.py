@@ -4,7 +4,7 @@ A config field declared with `schemas.config.option(default, help, flag=...)` be
 option of the command: its flag (default `--field-name`; a bool gets `--x/--no-x` unless the
 field names another pair), its type, and its help with the field's default appended. Every such
 option defaults to None on the command line, so that only an option the user gave overrides
-curate.toml and CURATE_* (`curate.config.load_config`: defaults < [section] < env < CLI).
+curate.toml and CURATE_* (`curate.settings.load_config`: defaults < [section] < env < CLI).
 
     @config_command(DedupConfig, "dedup")
     def dedup(cfg: DedupConfig, workspace: WorkspaceOption = DEFAULT_WORKSPACE, ...) -> None:
@@ -27,7 +27,7 @@ from typing import Annotated, Any
 import typer
 
 from curate.commands.options import ConfigOption
-from curate.config import load_config
+from curate.settings import load_config
 
 
 def _flag(field: dataclasses.Field[Any], base: Any, flags: Mapping[str, str]) -> str:

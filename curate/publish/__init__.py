@@ -3,7 +3,7 @@ pairs; `curate push` renders the formats and the card, runs the licence and secr
 writes the repository to a folder and/or commits it to the Hugging Face Hub in one commit."""
 
 from curate.publish.build import BuildInputs, BuildResult, build_rows
-from curate.publish.config import FORMATS, BuildConfig, PushConfig
+from curate.publish.publish_config import FORMATS, BuildConfig, PushConfig
 
 __all__ = [
     "FORMATS",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.statement import statement
-from curate.publish.config import BuildConfig
+from curate.publish.publish_config import BuildConfig
 from curate.publish.split import SPLITS, operator_key, split_of
 from schemas import (
     Annotation,

@@ -8,7 +8,7 @@ import dataclasses
 import json
 
 from curate.publish.build import BuildInputs, BuildResult, build_rows
-from curate.publish.config import BuildConfig
+from curate.publish.publish_config import BuildConfig
 from curate.stage import Stage
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, DatasetRow, Decision, KernelUnit, PreferencePair, read_records

@@ -12,9 +12,9 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.publish import secret_scan
-from curate.publish.config import PushConfig
 from curate.publish.hub import HubTarget, hub_token, upload
 from curate.publish.licenses import LicenseCount, LicenseGateError, check_licenses, gate_report
+from curate.publish.publish_config import PushConfig
 from curate.publish.repo import RepoContent, assemble, write_to_dir
 from curate.stage import Stage
 from curate.workspace import Workspace
