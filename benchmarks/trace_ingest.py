@@ -1,8 +1,9 @@
 """Follow one ingest request through the code, as data: which project files it stays in, in
 order, and how often it enters each (issue 28: "an ingest request enters each file once or
 twice"). Python-level calls in this process are traced with `sys.setprofile`; a stay is a run of
-consecutive calls in one file, and calls into schemas/ (the records every layer builds) and into
-the standard library or third-party packages are not stays of the request.
+consecutive calls in one file; calls into schemas/ (the records every layer builds), the standard
+library and third-party packages are not stays of the request. The parser workers (jobs=2) run in
+their own processes: what is traced is the request's own path, not each file's parse.
 
     python benchmarks/trace_ingest.py [SOURCE]   (default: examples/corpus)
 """
@@ -45,11 +46,12 @@ def trace(source: str) -> list[str]:
         if name is not None and (not stays or stays[-1] != name):
             stays.append(name)
 
+    config, request = IngestConfig(jobs=2), IngestRequest(source, "trace")  # built before the trace
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp) / "ws")
         sys.setprofile(profile)
         try:
-            run_ingest(ws, IngestRequest(source, "trace"), IngestConfig(jobs=2))
+            run_ingest(ws, request, config)
         finally:
             sys.setprofile(None)
     return stays

@@ -31,6 +31,7 @@ from curate.workspace import Workspace
 from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
+from parsers.provenance import provenance
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 from schemas.arrow import arrow_schema, from_rows
@@ -147,30 +148,43 @@ TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
 @dataclass(frozen=True, slots=True)
 class IngestSource:
     """An ingest SOURCE resolved: a table (read by `benchmark_from_table`) or a directory (a
-    local one, or the clone of a git URL), with the name its rows carry."""
+    local one, or the clone of a git URL) with its provenance, and the name its rows carry."""
 
     given: str
     name: str
     is_table: bool
     root: Path | None = None  # the directory, for directory sources
+    info: SourceInfo | None = None  # name, origin, commit and path prefix of a directory
 
 
 def resolve_ingest_source(
-    source: str, name: str | None, benchmark: bool, code_column: str | None, cache: Path
+    source: str, name: str | None, benchmark: bool, code_column: str | None, ws: Workspace
 ) -> IngestSource:
     """Decide what an ingest SOURCE is and make it readable: a table (a table file, a dataset id
-    or, for a benchmark, anything given with a code column), a git URL cloned into `cache`, or a
-    local directory (checked)."""
+    or, for a benchmark, anything given with a code column), a git URL cloned into the workspace
+    cache, or a
+    local directory (checked), with its provenance."""
     name = name or default_name(source)
-    kind = source_kind(source)
-    is_table = source.endswith(TABLE_SUFFIXES) or (
-        benchmark and (bool(code_column) or (kind == HUB and source.count("/") == 1))
-    )
-    if is_table:
+    if source.endswith(TABLE_SUFFIXES) or (benchmark and code_column):
         return IngestSource(source, name, True)
-    if kind == GIT:
-        return IngestSource(source, name, False, clone(source, cache, name))
-    return IngestSource(source, name, False, local_directory(source))
+    kind = GIT if looks_like_git_url(source) and not Path(source).is_dir() else ""
+    if not kind and not Path(source).is_dir():
+        kind = source_kind(source)  # not a directory: git, hub, a file or nothing
+    if benchmark and kind in (HUB, MISSING) and source.count("/") == 1:
+        return IngestSource(source, name, True)  # a dataset id
+    root = clone(source, ws.cache, name) if kind == GIT else local_directory(source)
+    return IngestSource(source, name, False, root, source_info(root, name))
+
+
+def source_info(root: Path, name: str) -> SourceInfo:
+    """What every row of a directory source records of it: origin URL, commit and the path of
+    `root` inside its repository."""
+    prov = provenance(root)
+    try:
+        prefix = root.resolve().relative_to(prov.repo_root).as_posix()
+    except ValueError:
+        prefix = ""
+    return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
 
 
 # -- Tables, workspaces and plain code directories ------------------------------------------

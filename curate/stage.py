@@ -19,9 +19,8 @@ dataclass (`curate.options`), so a command module only prints the summary.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 
 # The tables the running stage declared it writes (None outside a stage: tests, tools).
-_WRITING: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("writing", default=None)
+WRITING: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("writing", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,27 +62,13 @@ class Stage(Generic[S]):
                 f"workspace {ws.root} does not exist: run `curate ingest` into it first, or fix --workspace"
             )
         ws.require_tables(self.reads)
-        with ws.locked(), writing(self.writes):
-            summary = self.run(ws, config, *args, **kwargs)
+        with ws.locked():
+            token = WRITING.set(self.writes)  # what Workspace.write_table lets this stage write
+            try:
+                summary = self.run(ws, config, *args, **kwargs)
+            finally:
+                WRITING.reset(token)
             run = self.record(config, summary) if self.record is not None else None
             if run is not None:
                 ws.record_run(run)
         return summary
-
-
-@contextlib.contextmanager
-def writing(tables: tuple[str, ...]) -> Iterator[None]:
-    token = _WRITING.set(tables)
-    try:
-        yield
-    finally:
-        _WRITING.reset(token)
-
-
-def check_declared_write(table: str) -> None:
-    """A stage writing a table it did not declare is a bug in that stage, not a user error."""
-    declared = _WRITING.get()
-    if declared is not None and table not in declared:
-        raise RuntimeError(
-            f"a stage wrote {table!r}, which its declaration does not name (writes={declared})"
-        )

@@ -20,8 +20,8 @@ from typing import Any
 
 from curate import __version__
 from curate.errors import UserError
-from curate.stage import check_declared_write
-from schemas import SCHEMA_VERSION, write_records
+from curate.stage import WRITING
+from schemas import SCHEMA_VERSION, read_records, write_records
 from schemas.runs import StageRun, run_from_json
 from schemas.tables import write_text_atomic
 
@@ -124,10 +124,27 @@ class Workspace:
         self.require_tables(declared(stage).reads)
 
     def write_table(self, name: str, cls: type[Any], rows: list[Any]) -> Path:
-        """Replace a table atomically; only a table the running stage declares in `writes`."""
-        check_declared_write(name)
-        path = self.table(name)
+        """Replace a table atomically; only a table the running stage declares in `writes` (a
+        stage writing another is a bug in that stage, not a user error)."""
+        declared = WRITING.get()
+        if declared is not None and name not in declared:
+            raise RuntimeError(f"a stage wrote {name!r}, which its declaration does not name ({declared})")
+        path: Path = getattr(self, name)
         write_records(path, cls, rows)
+        return path
+
+    def replace_rows(self, name: str, cls: type[Any], key: str, value: str, rows: list[Any]) -> Path:
+        """Replace the rows whose `key` is `value` (one source's rows) and keep the others, sorted
+        by (key, path, kernel name): re-ingesting a source is idempotent."""
+        path: Path = getattr(self, name)
+        kept = [r for r in read_records(path, cls) if getattr(r, key) != value] if path.exists() else []
+        merged = kept + rows
+        merged.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
+        return self.write_table(name, cls, merged)
+
+    def write_ingest_report(self, source: str, report: dict[str, Any]) -> Path:
+        path = self.ingest_report(source)
+        write_text_atomic(path, json.dumps(report, indent=2) + "\n")
         return path
 
     def create(self) -> None:

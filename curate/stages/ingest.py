@@ -4,11 +4,9 @@ run and write `reports/ingest-<source>.json`."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from curate.errors import UserError
 from curate.sources import benchmark_from_table, resolve_ingest_source
@@ -18,11 +16,8 @@ from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.files import Skip
 from parsers.ingest import Progress, ingest_directory
-from parsers.provenance import provenance
-from parsers.units import SourceInfo
-from schemas import BenchmarkItem, KernelUnit, read_records
+from schemas import BenchmarkItem, KernelUnit
 from schemas.runs import IngestRun
-from schemas.tables import write_text_atomic
 
 
 @dataclass
@@ -73,26 +68,6 @@ class IngestSummary:
         )
 
 
-def _source_info(root: Path, name: str) -> SourceInfo:
-    prov = provenance(root)
-    try:
-        prefix = root.resolve().relative_to(prov.repo_root).as_posix()
-    except ValueError:
-        prefix = ""
-    return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
-
-
-def _replace_rows(
-    ws: Workspace, table: str, cls: type[Any], key: str, name: str, new_rows: list[Any]
-) -> None:
-    """Rows of other sources are kept; this source's rows are replaced (re-ingest is idempotent)."""
-    path = ws.table(table)
-    kept: list[Any] = [r for r in read_records(path, cls) if getattr(r, key) != name] if path.exists() else []
-    rows = kept + new_rows
-    rows.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
-    ws.write_table(table, cls, rows)
-
-
 def _table_benchmark(
     source: str, name: str, code_column: str, id_column: str | None, code_from: str | None = None
 ) -> list[BenchmarkItem]:
@@ -109,7 +84,7 @@ def _ingest(
 ) -> IngestSummary:
     """resolve the source -> parse it (tables, benchmark trees or a corpus) -> replace its rows."""
     source, benchmark, code_column = request.source, request.benchmark, request.code_column
-    resolved = resolve_ingest_source(source, request.name, benchmark, code_column, ws.cache)
+    resolved = resolve_ingest_source(source, request.name, benchmark, code_column, ws)
     name = resolved.name
     if resolved.is_table:
         if not benchmark:
@@ -121,43 +96,46 @@ def _ingest(
         items = _table_benchmark(source, name, code_column, request.id_column, request.code_from)
         if not items:
             raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
-        _replace_rows(ws, "benchmark", BenchmarkItem, "benchmark", name, items)
-        return IngestSummary(name, ws.benchmark, files_seen=0, rows=len(items), kind="table")
-    assert resolved.root is not None
-    info = _source_info(resolved.root, name)
+        table = ws.replace_rows("benchmark", BenchmarkItem, "benchmark", name, items)
+        return IngestSummary(name, table, files_seen=0, rows=len(items), kind="table")
+    assert resolved.root is not None and resolved.info is not None
+    root, info = resolved.root, resolved.info
     if benchmark:
-        bench = ingest_benchmark(resolved.root, info, config, progress)
+        bench = ingest_benchmark(root, info, config, progress)
         if not bench.items:
             raise UserError(
                 f"no benchmark items in {source} ({bench.files_seen} files seen): expected AscendC kernels "
                 "(tasks/level<N>/<Category>/<Op>/answer/<k>/...) or PyTorch reference .py files"
             )
-        _replace_rows(ws, "benchmark", BenchmarkItem, "benchmark", name, bench.items)
+        table = ws.replace_rows("benchmark", BenchmarkItem, "benchmark", name, bench.items)
         return IngestSummary(
             name,
-            ws.benchmark,
+            table,
             bench.files_seen,
             len(bench.items),
             skipped=bench.skipped,
             kind=bench.kind,
             left_out=len(bench.left_out),
         )
-    result = ingest_directory(resolved.root, info, config, progress)
+    result = ingest_directory(root, info, config, progress)
+    partial = result.partial
     if not result.units:
         raise UserError(
             f"no AscendC kernel entry (a __global__ __aicore__ function definition) found in {source} "
             f"({result.files_seen} files seen, {len(result.skipped)} skipped); nothing was written"
         )
     units: list[KernelUnit] = result.units
-    _replace_rows(ws, "units", KernelUnit, "source", name, units)
-    documented = sum(1 for u in units if u.doc is not None and (u.doc.function or u.doc.params))
+    table = ws.replace_rows("units", KernelUnit, "source", name, units)
+    documented = 0  # units whose operator documentation was found
+    for unit in units:
+        documented += unit.doc is not None and bool(unit.doc.function or unit.doc.params)
     return IngestSummary(
         name,
-        ws.units,
+        table,
         result.files_seen,
         len(units),
         result.entry_files,
-        result.partial,
+        partial,
         result.skipped,
         documented=documented,
     )
@@ -179,9 +157,7 @@ def _run(
     ws: Workspace, config: IngestConfig, request: IngestRequest, progress: Progress | None = None
 ) -> tuple[IngestSummary, Path]:
     summary = _ingest(ws, request, config, progress)
-    report = ws.ingest_report(summary.source)
-    write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
-    return summary, report
+    return summary, ws.write_ingest_report(summary.source, summary.report())
 
 
 def _record(config: IngestConfig, outcome: tuple[IngestSummary, Path]) -> IngestRun:
