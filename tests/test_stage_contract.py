@@ -76,6 +76,9 @@ def test_the_band_shuffle_engine_on_the_local_executor_confirms_the_local_edges(
         if k % 3 == 0:
             body[k % 80] = f"changed{k} = 1;"
         codes.append("\n".join(body))
+    for k in range(5):  # pairs: buckets of exactly two members
+        body = [f"p{k}_{rng.randrange(999)} = {j};" for j in range(60)]
+        codes += ["\n".join(body), "\n".join([*body[:-1], f"edited{k} = 0;"])]
     cfg = DedupConfig()
     engine = BandShuffleEngine(LocalExecutor(), shard_rows=7)
     corpus = engine.shingle(codes, cfg)
@@ -87,4 +90,4 @@ def test_the_band_shuffle_engine_on_the_local_executor_confirms_the_local_edges(
     edges, scored = engine.confirm(sig, docs, corpus, cfg)
     local_edges, local_scored = LOCAL.confirm(sig, docs, local_corpus, cfg)
     assert set(edges) == set(local_edges) and scored == local_scored  # local lists a pair per bucket
-    assert len(set(edges)) >= 9  # the ten near-copies of `base` are linked
+    assert len(set(edges)) >= 9 + 5  # the ten near-copies of `base` are linked, and each pair
