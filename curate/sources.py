@@ -31,6 +31,7 @@ from curate.workspace import Workspace
 from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
+from parsers.provenance import provenance
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 from schemas.arrow import arrow_schema, from_rows
@@ -100,10 +101,97 @@ def local_directory(source: str) -> Path:
     return path
 
 
+# -- What a SOURCE is: decided here, once ---------------------------------------------------
+
+WORKSPACE = "workspace"  # a curate workspace: units.parquet and/or benchmark.parquet
+CODE_DIR = "code-dir"  # a directory of code files (a repository, a kernel folder, a task tree)
+DATASET_DIR = "dataset-dir"  # a local Hugging Face dataset directory
+PARQUET = "parquet"
+JSONL = "jsonl"  # .jsonl, .ndjson or .json: one object per line
+OTHER_FILE = "file"  # a file of another type
+GIT = "git"  # a git URL (cloned into the workspace cache)
+HUB = "hub"  # a Hugging Face dataset id
+MISSING = "missing"  # none of the above: no such file or directory
+TABLE_KINDS = (PARQUET, JSONL)
+
+
+def source_kind(source: str) -> str:
+    """What `source` is, for ingest and audit alike (one of the kinds above)."""
+    path = Path(source)
+    if path.is_dir():
+        if _is_workspace(path):
+            return WORKSPACE
+        return CODE_DIR if _plain_directory(path) else DATASET_DIR
+    if path.is_file():
+        suffix = path.suffix.lower()
+        return PARQUET if suffix == ".parquet" else JSONL if suffix in JSONL_SUFFIXES else OTHER_FILE
+    if looks_like_git_url(source):
+        return GIT
+    return HUB if _HUB_ID.match(source) else MISSING
+
+
+def source_name(source: str) -> str:
+    """The name rows from `source` carry when none is given, the same for ingest and audit: an
+    existing file or directory by its own name (a table without its suffix), a git URL by its
+    repository, a dataset id by its last part."""
+    path = Path(source)
+    if path.exists():
+        resolved = path.resolve()
+        base = resolved.name.removesuffix(resolved.suffix) if resolved.is_file() else resolved.name
+        return re.sub(r"[^\w.-]+", "-", base) or "source"
+    return default_name(source)
+
+
+TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
+
+
+@dataclass(frozen=True, slots=True)
+class IngestSource:
+    """An ingest SOURCE resolved: a table (read by `benchmark_from_table`) or a directory (a
+    local one, or the clone of a git URL) with its provenance, and the name its rows carry."""
+
+    given: str
+    name: str
+    is_table: bool
+    root: Path | None = None  # the directory, for directory sources
+    info: SourceInfo | None = None  # name, origin, commit and path prefix of a directory
+
+
+def resolve_ingest_source(
+    source: str, name: str | None, benchmark: bool, code_column: str | None, ws: Workspace
+) -> IngestSource:
+    """Decide what an ingest SOURCE is and make it readable: a table (a table file, a dataset id
+    or, for a benchmark, anything given with a code column), a git URL cloned into the workspace
+    cache, or a
+    local directory (checked), with its provenance."""
+    name = name or default_name(source)
+    if source.endswith(TABLE_SUFFIXES) or (benchmark and code_column):
+        return IngestSource(source, name, True)
+    kind = GIT if looks_like_git_url(source) and not Path(source).is_dir() else ""
+    if not kind and not Path(source).is_dir():
+        kind = source_kind(source)  # not a directory: git, hub, a file or nothing
+    if benchmark and kind in (HUB, MISSING) and source.count("/") == 1:
+        return IngestSource(source, name, True)  # a dataset id
+    root = clone(source, ws.cache, name) if kind == GIT else local_directory(source)
+    return IngestSource(source, name, False, root, source_info(root, name))
+
+
+def source_info(root: Path, name: str) -> SourceInfo:
+    """What every row of a directory source records of it: origin URL, commit and the path of
+    `root` inside its repository."""
+    prov = provenance(root)
+    try:
+        prefix = root.resolve().relative_to(prov.repo_root).as_posix()
+    except ValueError:
+        prefix = ""
+    return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
+
+
 # -- Tables, workspaces and plain code directories ------------------------------------------
 
 CODE_EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cc")
 DATA_EXTENSIONS = (".parquet", ".jsonl", ".ndjson", ".json", ".csv", ".arrow")
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.\-]*(/[\w.\-]+)?$")
 
 
@@ -152,19 +240,20 @@ def _read_dataset(source: str) -> list[dict[str, Any]]:
 
 def read_rows(source: str) -> list[dict[str, Any]]:
     """Rows of a table source: parquet, jsonl, a local dataset directory or a hub dataset id."""
-    path = Path(source)
-    if path.is_file():
-        suffix = path.suffix.lower()
-        if suffix == ".parquet":
-            import pyarrow.parquet as pq
+    kind, path = source_kind(source), Path(source)
+    if kind == PARQUET:
+        import pyarrow.parquet as pq
 
-            try:
-                return list(pq.read_table(path).to_pylist())
-            except Exception as exc:
-                raise ValueError(f"{path}: not a readable parquet file ({exc})") from None
-        if suffix in (".jsonl", ".ndjson", ".json"):
-            return _read_jsonl(path)
-        raise ValueError(f"{path}: unsupported file type {suffix or '(none)'}; give .parquet or .jsonl")
+        try:
+            return list(pq.read_table(path).to_pylist())
+        except Exception as exc:
+            raise ValueError(f"{path}: not a readable parquet file ({exc})") from None
+    if kind == JSONL:
+        return _read_jsonl(path)
+    if kind == OTHER_FILE:
+        raise ValueError(
+            f"{path}: unsupported file type {path.suffix.lower() or '(none)'}; give .parquet or .jsonl"
+        )
     if path.is_dir() or _HUB_ID.match(source):
         return _read_dataset(source)
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
@@ -374,13 +463,13 @@ def load_corpus(
     source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
 ) -> list[KernelUnit]:
     """The training side of an audit."""
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         if ws.units.exists():
             return read_records(ws.units, KernelUnit)
         return _items_as_units(read_records(ws.benchmark, BenchmarkItem))
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         units = _files_as_units(path, name)
         if not units:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
@@ -405,13 +494,13 @@ def load_benchmark(
 ) -> BenchmarkSide:
     """The test side of an audit. A directory with `code_from="text"` gives one item per code
     file, its whole text, whatever kernels it holds."""
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         if ws.benchmark.exists():
             return BenchmarkSide(read_records(ws.benchmark, BenchmarkItem))
         return BenchmarkSide(_units_as_items(read_records(ws.units, KernelUnit)))
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         if code_from not in (None, "text"):
             raise ValueError(
                 f"{source} is a directory: --test-code-from takes only `text` there (each code file whole)"
@@ -439,13 +528,6 @@ def benchmark_directory(root: Path, name: str) -> BenchmarkSide | None:
     return BenchmarkSide(result.items, result.left_out)
 
 
-def _name(source: str) -> str:
-    path = Path(source)
-    if path.exists():
-        return path.resolve().name.removesuffix(path.suffix) or "source"
-    return source
-
-
 # -- Streaming: the training side in shards of bounded size ------------------------------------
 
 SHARD_ROWS = 4096
@@ -471,15 +553,15 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
     by `iter_corpus`). Scanning a jsonl file for line offsets reads it once, in bounded memory."""
     import pyarrow.parquet as pq
 
-    path, name = Path(source), _name(source)
-    if path.is_dir() and _is_workspace(path):
+    kind, path, name = source_kind(source), Path(source), source_name(source)
+    if kind == WORKSPACE:
         ws = Workspace(path)
         target = ws.units if ws.units.exists() else None
         if target is None:
             return [Shard("units", str(path), name)]  # a benchmark workspace: small, read whole
         groups = pq.ParquetFile(target).num_row_groups
         return [Shard("units", str(target), name, row_group=g) for g in range(groups)]
-    if path.is_dir() and _plain_directory(path):
+    if kind == CODE_DIR:
         files = [str(p) for p in code_files(path)]
         if not files:
             raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
@@ -487,7 +569,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
             Shard("files", str(path), name, first=i, files=tuple(files[i : i + shard_rows]))
             for i in range(0, len(files), shard_rows)
         ]
-    if path.is_file() and path.suffix.lower() == ".parquet":
+    if kind == PARQUET:
         try:
             meta = pq.ParquetFile(path).metadata
         except Exception as exc:
@@ -499,7 +581,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
             Shard("parquet", str(path), name, first=firsts[g], row_group=g)
             for g in range(meta.num_row_groups)
         ]
-    if path.is_file() and path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+    if kind == JSONL:
         shards, rows, start, at = [], 0, 0, 0
         first = 0
         with path.open("rb") as handle:
@@ -513,8 +595,8 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
         if at > start:
             shards.append(Shard("jsonl", str(path), name, first=first, start=start, end=at))
         return shards
-    if path.is_dir() or _HUB_ID.match(source):
-        return None
+    if kind in (DATASET_DIR, HUB) or (kind == OTHER_FILE and _HUB_ID.match(source)):
+        return None  # read through `datasets`
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
 
 
@@ -627,7 +709,7 @@ def iter_corpus(
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"cannot load dataset {source!r}: {first}; check the id or path") from None
     splits = loaded if isinstance(loaded, datasets.IterableDatasetDict) else {"": loaded}
-    shard = Shard("hub", source, source)
+    shard = Shard("hub", source, source_name(source))
     for split in sorted(splits):
         rows: list[dict[str, Any]] = []
         index = 0

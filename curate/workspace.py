@@ -20,32 +20,12 @@ from typing import Any
 
 from curate import __version__
 from curate.errors import UserError
-from schemas import SCHEMA_VERSION
+from curate.stage import WRITING
+from schemas import SCHEMA_VERSION, read_records, write_records
 from schemas.runs import StageRun, run_from_json
 from schemas.tables import write_text_atomic
 
 DEFAULT_WORKSPACE = Path("curate-workspace")
-
-# The command that writes each table: what a "run X first" message tells the user to run.
-PRODUCED_BY = {
-    "units": "ingest",
-    "benchmark": "ingest --benchmark",
-    "decisions": "dedup",
-    "journal": "annotate",
-    "annotations": "annotate",
-    "dataset": "build",
-    "docs": "ingest-docs",
-    "knowledge": "annotate --task knowledge",
-}
-# The tables each stage reads and cannot run without (as NeMo-Curator stages declare inputs).
-STAGE_INPUTS: dict[str, tuple[str, ...]] = {
-    "dedup": ("units",),
-    "annotate": ("units",),
-    "verify": ("units",),
-    "build": ("units", "decisions", "annotations"),
-    "push": ("dataset",),
-    "knowledge": ("docs",),
-}
 
 
 @dataclass(frozen=True)
@@ -120,7 +100,7 @@ class Workspace:
         return self.root / "meta.json"
 
     def table(self, name: str) -> Path:
-        """A table by its name in PRODUCED_BY (units, benchmark, decisions, ...)."""
+        """A table by the name stage declarations use (units, benchmark, decisions, ...)."""
         path: Path = getattr(self, name)
         return path
 
@@ -128,15 +108,44 @@ class Workspace:
         """The table, or a UserError naming the command that writes it."""
         path = self.table(name)
         if not path.exists():
-            raise UserError(
-                f"{path} does not exist: run `curate {PRODUCED_BY[name]}` on this workspace first"
-            )
+            from curate.stages.catalog import producer  # the declarations import this module
+
+            raise UserError(f"{path} does not exist: run `curate {producer(name)}` on this workspace first")
         return path
 
-    def require_inputs(self, stage: str) -> None:
-        """Check, in one place, that every table `stage` reads exists."""
-        for name in STAGE_INPUTS.get(stage, ()):
+    def require_tables(self, names: tuple[str, ...]) -> None:
+        for name in names:
             self.require(name)
+
+    def require_inputs(self, stage: str) -> None:
+        """Check that every table the stage named `stage` declares in `reads` exists."""
+        from curate.stages.catalog import declared
+
+        self.require_tables(declared(stage).reads)
+
+    def write_table(self, name: str, cls: type[Any], rows: list[Any]) -> Path:
+        """Replace a table atomically; only a table the running stage declares in `writes` (a
+        stage writing another is a bug in that stage, not a user error)."""
+        declared = WRITING.get()
+        if declared is not None and name not in declared:
+            raise RuntimeError(f"a stage wrote {name!r}, which its declaration does not name ({declared})")
+        path: Path = getattr(self, name)
+        write_records(path, cls, rows)
+        return path
+
+    def replace_rows(self, name: str, cls: type[Any], key: str, value: str, rows: list[Any]) -> Path:
+        """Replace the rows whose `key` is `value` (one source's rows) and keep the others, sorted
+        by (key, path, kernel name): re-ingesting a source is idempotent."""
+        path: Path = getattr(self, name)
+        kept = [r for r in read_records(path, cls) if getattr(r, key) != value] if path.exists() else []
+        merged = kept + rows
+        merged.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
+        return self.write_table(name, cls, merged)
+
+    def write_ingest_report(self, source: str, report: dict[str, Any]) -> Path:
+        path = self.ingest_report(source)
+        write_text_atomic(path, json.dumps(report, indent=2) + "\n")
+        return path
 
     def create(self) -> None:
         if self.root.exists() and not self.root.is_dir():

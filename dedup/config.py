@@ -4,27 +4,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schemas.config import ConfigError
+from schemas.config import ConfigError, option
 
 SCHEMES = ("affine32", "legacy")
 
 
 @dataclass(slots=True)
 class DedupConfig:
-    threshold: float = 0.7  # Jaccard threshold for near duplicates and leaks
-    containment: float = 0.8  # share of a benchmark kernel's shingles found in a corpus unit
-    num_perm: int = 128
-    ngram: int = 5  # token n-gram shingles
-    abstract_identifiers: bool = False  # map identifiers to one placeholder (AscendC names kept)
-    drop_name_matches: bool = False  # remove units whose op name equals a benchmark task name
+    threshold: float = option(0.7, "Jaccard threshold for near duplicates and leaks.")
+    containment: float = option(0.8, "Share of a benchmark kernel's shingles found in a unit.")
+    num_perm: int = option(128, "MinHash permutations.")
+    ngram: int = option(5, "Tokens per shingle.")
+    abstract_identifiers: bool = option(
+        False,
+        "Catch copies with renamed identifiers (identifiers become one placeholder; AscendC names kept).",
+        flag="--abstract-identifiers/--keep-identifiers",
+    )
+    drop_name_matches: bool = option(
+        False,
+        "Also remove units whose op name equals a benchmark task name.",
+        flag="--drop-name-matches/--keep-name-matches",
+    )
     seed: int = 1  # datasketch's default MinHash seed
     # datasketch >= 2.0 defaults to "affine32"; "legacy" reproduces sketches of datasketch < 2.0.
     scheme: str = "affine32"
     # Containment is not judged for benchmark kernels with fewer shingles than this: a tiny
     # answer (a few statements) is "contained" in almost any file.
     min_containment_shingles: int = 20
-    # leakage.json quotes every shared line of every pair (default: ranges and a few lines).
-    full_evidence: bool = False
+    full_evidence: bool = option(
+        False,
+        "Quote every shared line of every pair in leakage.json (default: line ranges and 3 lines).",
+        flag="--full-evidence/--bounded-evidence",
+    )
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""

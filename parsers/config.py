@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from schemas.config import ConfigError
+from schemas.config import ConfigError, option
 
 # Files that can hold a kernel entry or a header it includes.
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".cce", ".asc", ".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -13,8 +13,8 @@ ENTRY_SUFFIXES = (".cpp", ".cc", ".cxx", ".cce", ".asc", ".h", ".hpp")
 
 @dataclass(slots=True)
 class IngestConfig:
-    jobs: int = 0  # worker processes; 0 = one per core
-    max_file_mb: float = 2.0  # larger files are skipped (generated code, data dumps)
+    jobs: int = option(0, "Parser processes (0: one per core).")
+    max_file_mb: float = option(2.0, "Skip files larger than this many MB (generated code, data dumps).")
     max_diagnostics: int = 20  # per unit; the count of the rest is kept in a final note
     exclude_dirs: list[str] = field(default_factory=lambda: [".git", "build", "output", "node_modules"])
     std: str = "c++17"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from curate.errors import UserError
-from curate.publish import BuildConfig, build_dataset
+from curate.publish import BuildConfig
 from curate.publish.formats import config_tables
 from curate.publish.split import TRAIN, VALIDATION, operator_key
-from curate.stages.build import run_build
+from curate.stages.build import build_dataset, run_build
 from schemas import Annotation, DatasetRow, Decision, KernelUnit, read_records, stable_id, write_records
 from schemas.config import ConfigError
 from tests.test_publish_workspace import (

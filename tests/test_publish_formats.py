@@ -3,17 +3,27 @@ holds what its trainers expect, and the card's YAML is what huggingface_hub pars
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from huggingface_hub import DatasetCard
 
-from curate.publish import BuildConfig, build_dataset
+from curate.publish import BuildConfig
 from curate.publish import licenses as lic
-from curate.publish.formats import RAW_SCHEMA, SYSTEM_PROMPT, completion, config_tables, parse_completion
+from curate.publish.formats import RAW_SCHEMA, SYSTEM_PROMPT, completion, config_tables
 from curate.publish.repo import assemble
+from curate.stages.build import build_dataset
 from schemas import DatasetRow
 from tests.test_publish_workspace import DEFAULT_SPECS, Spec, make_workspace
+
+
+def parse_completion(text: str) -> tuple[str, str]:
+    """The inverse of `completion` (what a consumer of the dataset does): (reasoning, answer code)."""
+    found = re.fullmatch(r"<think>\n(.*)\n</think>\n<answer>\n```cpp\n(.*)\n```\n</answer>", text, re.DOTALL)
+    if found is None:
+        raise ValueError("not a completion in the <think>/<answer> format")
+    return found.group(1), found.group(2)
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-from curate.publish import BuildConfig, build_dataset
+from curate.publish import BuildConfig
 from curate.stages.annotate import select_units
+from curate.stages.build import build_dataset
 from schemas import DEFAULT_MAX_UNIT_LINES, Decision, KernelUnit, read_records, unit_lines, write_records
 from tests.conftest import run_curate
 from tests.test_publish_workspace import DEFAULT_SPECS, make_workspace

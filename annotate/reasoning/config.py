@@ -5,16 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from annotate.checker.toolchain import AUTO_SOC, soc_profile
-from schemas.config import ConfigError
+from schemas.config import ConfigError, option
 
 
 @dataclass
 class VerifyConfig:
-    # selects preprocessor branches and the vendor compiler's --cce-aicore-arch; `auto`: Ascend950
-    # for arch35 kernels (`*_apt.cpp`, `arch35/` sources), else Ascend910B
-    soc: str = AUTO_SOC
-    cann_home: str = ""  # "" = $ASCEND_HOME_PATH; the vendor compiler is used only when found
-    cann: bool = True  # use the vendor compiler when a toolkit is found
+    # selects preprocessor branches and the vendor compiler's --cce-aicore-arch
+    soc: str = option(
+        AUTO_SOC,
+        "Target SoC: Ascend910B, Ascend950, ... (default auto: Ascend950 for arch35 kernels, else Ascend910B).",
+    )
+    cann_home: str = option("", "CANN toolkit root (default: $ASCEND_HOME_PATH).")
+    cann: bool = option(True, "Use the vendor compiler when a CANN toolkit is found.")
     max_overlap: float = 0.5  # share of the answer's code the reasoning may repeat verbatim
     min_section_chars: int = 20  # a required section shorter than this counts as missing
     snippets: bool = True  # type-check code blocks quoted in the reasoning

@@ -21,11 +21,13 @@ from annotate.export import ExportCounts
 from annotate.failures import report_lines
 from annotate.loop import RunSummary
 from annotate.reasoning import VerifyConfig
-from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.errors import UserError
+from curate.settings import load_config
 from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
+from schemas.config import MAX_UNIT_LINES_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -80,55 +82,40 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
     )
 
 
+# The options of [annotate]. AnnotateConfig (annotate/config.py) does not declare its help in
+# field metadata yet; until it does, the help is given here, once (the defaults are the fields').
+ANNOTATE_HELP = {
+    "teacher": "openai (any OpenAI-compatible URL) or local (llama.cpp).",
+    "base_url": "OpenAI-compatible endpoint, e.g. http://host:8000/v1.",
+    "model": "Teacher model name.",
+    "api_key_env": "Name of the environment variable holding the API key.",
+    "temperature": "Sampling temperature.",
+    "top_p": "Nucleus sampling top_p.",
+    "max_tokens": "Completion token limit (0: per teacher).",
+    "seed": "Sampling seed, when the server supports it.",
+    "response_format": "auto (ask the server once), json_schema, json_object (llama.cpp schema) or tagged.",
+    "prompt_style": "auto, full or compact (short, code truncated).",
+    "concurrency": "Requests in flight (0: 16, or 1 for local).",
+    "rpm": "Requests-per-minute limit (0: none).",
+    "tpm": "Tokens-per-minute limit (0: none).",
+    "timeout_s": "Per-request timeout in seconds (0: per teacher).",
+    "retries": "Retries per request on 429/5xx/timeouts.",
+    "format_retries": "Re-asks after truncated or unparsable answers.",
+    "max_rounds": "Verifier feedback rounds after the first answer.",
+    "limit": "Annotate at most this many units, or --task knowledge chunks (0: all).",
+    "max_unit_lines": MAX_UNIT_LINES_HELP,
+    "price_in": "Price per million prompt tokens (shows cost).",
+    "price_out": "Price per million completion tokens.",
+    "local_model": "GGUF for --teacher local (default: Gemma 3 270M).",
+}
+
+
+@config_command(
+    AnnotateConfig, "annotate", only=ANNOTATE_HELP, helps=ANNOTATE_HELP, flags={"timeout_s": "--timeout"}
+)
 def annotate(
+    loaded: AnnotateConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
-    teacher: Annotated[
-        str | None, typer.Option(help="openai (any OpenAI-compatible URL) or local (llama.cpp).")
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://host:8000/v1.")
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Teacher model name.")] = None,
-    api_key_env: Annotated[
-        str | None, typer.Option(help="Name of the environment variable holding the API key.")
-    ] = None,
-    temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
-    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top_p.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Completion token limit (0: per teacher).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Sampling seed, when the server supports it.")] = None,
-    response_format: Annotated[
-        str | None,
-        typer.Option(
-            help="auto (ask the server once), json_schema, json_object (llama.cpp schema) or tagged."
-        ),
-    ] = None,
-    prompt_style: Annotated[
-        str | None, typer.Option(help="auto, full or compact (short, code truncated).")
-    ] = None,
-    concurrency: Annotated[
-        int | None, typer.Option(help="Requests in flight (0: 16, or 1 for local).")
-    ] = None,
-    rpm: Annotated[int | None, typer.Option(help="Requests-per-minute limit (0: none).")] = None,
-    tpm: Annotated[int | None, typer.Option(help="Tokens-per-minute limit (0: none).")] = None,
-    timeout: Annotated[
-        float | None, typer.Option(help="Per-request timeout in seconds (0: per teacher).")
-    ] = None,
-    retries: Annotated[int | None, typer.Option(help="Retries per request on 429/5xx/timeouts.")] = None,
-    format_retries: Annotated[
-        int | None, typer.Option(help="Re-asks after truncated or unparsable answers.")
-    ] = None,
-    max_rounds: Annotated[
-        int | None, typer.Option(help="Verifier feedback rounds after the first answer.")
-    ] = None,
-    limit: Annotated[int | None, typer.Option(help="Annotate at most this many units (0: all).")] = None,
-    max_unit_lines: MaxUnitLinesOption = None,
-    price_in: Annotated[
-        float | None, typer.Option(help="Price per million prompt tokens (shows cost).")
-    ] = None,
-    price_out: Annotated[float | None, typer.Option(help="Price per million completion tokens.")] = None,
-    local_model: Annotated[
-        str | None, typer.Option(help="GGUF for --teacher local (default: Gemma 3 270M).")
-    ] = None,
     export_only: Annotated[
         bool, typer.Option("--export-only", help="Only rewrite the parquet tables from the journal.")
     ] = False,
@@ -144,41 +131,19 @@ def annotate(
         int | None,
         typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3)."),
     ] = None,
+    given: dict[str, Any] | None = None,
 ) -> None:
     """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it.
-
     Exit status: 0 when every selected unit was judged, 3 when some failed (the failures are
     summarised by reason on stderr), 2 when the run was stopped or could not start."""
-    cli = {
-        "teacher": teacher,
-        "base_url": base_url,
-        "model": model,
-        "api_key_env": api_key_env,
-        "temperature": temperature,
-        "top_p": top_p,
-        "max_tokens": max_tokens,
-        "seed": seed,
-        "response_format": response_format,
-        "prompt_style": prompt_style,
-        "concurrency": concurrency,
-        "rpm": rpm,
-        "tpm": tpm,
-        "timeout_s": timeout,
-        "retries": retries,
-        "format_retries": format_retries,
-        "max_rounds": max_rounds,
-        "limit": limit,
-        "max_unit_lines": max_unit_lines,
-        "price_in": price_in,
-        "price_out": price_out,
-        "local_model": local_model,
-    }
-    cfg = load_config(AnnotateConfig, "annotate", cli=cli, config_file=config).resolved()
+    cfg = loaded.resolved()
     ws = Workspace(workspace)
     if task not in ("kernel", "knowledge"):
         raise UserError(f"--task must be kernel or knowledge, not {task!r}")
     if task == "knowledge":
-        knowledge_task(ws, cfg, {"questions_per_chunk": questions_per_chunk, "limit": limit}, config)
+        knowledge_task(
+            ws, cfg, {"questions_per_chunk": questions_per_chunk, "limit": (given or {}).get("limit")}, config
+        )
         return
 
     if export_only:

@@ -11,36 +11,25 @@ from typing import Annotated
 
 import typer
 
-from curate.commands.options import (
-    AbstractOption,
-    CodeFromOption,
-    ConfigOption,
-    ContainmentOption,
-    FullEvidenceOption,
-    JsonOption,
-    NgramOption,
-    ThresholdOption,
-    check_code_from,
-)
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import CodeFromOption, EngineOption, JsonOption, check_code_from
 from curate.sources import SHARD_ROWS
 from curate.stages.audit import Side, run_audit_stage
 from dedup.config import DedupConfig
 
+# The matching options audit shares with dedup (the rest of [dedup] is dedup's alone).
+AUDIT_OPTIONS = ("threshold", "containment", "ngram", "abstract_identifiers", "full_evidence")
 SOURCE_HELP = (
     "A curate workspace, a directory of code files (.cpp .h .hpp .asc .cc), a .parquet or .jsonl file, "
     "a local dataset directory or a Hugging Face dataset id."
 )
 
 
+@config_command(DedupConfig, "dedup", only=AUDIT_OPTIONS)
 def audit(
+    cfg: DedupConfig,
     train: Annotated[str, typer.Argument(help="Training side. " + SOURCE_HELP)],
     test: Annotated[str, typer.Argument(help="Test side (the benchmark). " + SOURCE_HELP)],
-    threshold: ThresholdOption = None,
-    containment: ContainmentOption = None,
-    ngram: NgramOption = None,
-    abstract_identifiers: AbstractOption = None,
-    full_evidence: FullEvidenceOption = None,
     train_code_column: Annotated[str, typer.Option(help="Code column when TRAIN is a table.")] = "code",
     test_code_column: Annotated[str, typer.Option(help="Code column when TEST is a table.")] = "code",
     train_id_column: Annotated[str | None, typer.Option(help="Id column when TRAIN is a table.")] = None,
@@ -54,31 +43,16 @@ def audit(
             "compares every code file whole instead of one item per kernel.",
         ),
     ] = None,
-    engine: Annotated[
-        str,
-        typer.Option(
-            help="local: shards one after the other in this process; ray: the same stage functions on "
-            "Ray Data (a local runtime, or the cluster at RAY_ADDRESS)."
-        ),
-    ] = "local",
+    engine: EngineOption = "local",
     shard_rows: Annotated[
         int, typer.Option(help="Training rows (or files) per shard: bounds the memory.")
     ] = SHARD_ROWS,
     report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
         "audit-report"
     ),
-    config: ConfigOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Find test items whose code appears in the training side; exit 1 when any leak is found."""
-    cli = {
-        "threshold": threshold,
-        "containment": containment,
-        "ngram": ngram,
-        "abstract_identifiers": abstract_identifiers,
-        "full_evidence": full_evidence,
-    }
-    cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)
     summary = run_audit_stage(
         Side(train, train_code_column, train_id_column, check_code_from(code_from)),
         Side(test, test_code_column, test_id_column, check_code_from(test_code_from)),

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from curate.commands.options import ConfigOption, MaxUnitLinesOption, WorkspaceOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import WorkspaceOption
+from curate.publish.publish_config import BuildConfig
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -16,37 +17,15 @@ def register(app: typer.Typer) -> None:
     app.command("build")(build)
 
 
+@config_command(BuildConfig, "build")
 def build(
+    cfg: BuildConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
-    validation_ratio: Annotated[
-        float | None, typer.Option(help="Share of operators in the validation split (default 0.1).")
-    ] = None,
-    split_salt: Annotated[str | None, typer.Option(help="Salt of the operator hash that splits.")] = None,
-    include_rejected: Annotated[
-        bool | None,
-        typer.Option(
-            "--include-rejected/--accepted-only", help="Also keep rejected annotations (own config)."
-        ),
-    ] = None,
-    max_unit_lines: MaxUnitLinesOption = None,
-    config: ConfigOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the build summary as JSON.")] = False,
 ) -> None:
     """Join units, dedup decisions, annotations and attempts into DIR/dataset.parquet."""
-    from curate.publish import BuildConfig  # imported here: other commands do not pay for it
-    from curate.stages.build import run_build
+    from curate.stages.build import run_build  # imported here: other commands do not pay for it
 
-    cfg = load_config(
-        BuildConfig,
-        "build",
-        cli={
-            "validation_ratio": validation_ratio,
-            "split_salt": split_salt,
-            "include_rejected": include_rejected,
-            "max_unit_lines": max_unit_lines,
-        },
-        config_file=config,
-    )
     ws = Workspace(workspace)
     result = run_build(ws, cfg)
     summary = result.summary

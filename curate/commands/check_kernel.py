@@ -16,8 +16,8 @@ import typer
 
 from annotate.checker import CheckResult
 from annotate.reasoning import VerifyConfig
-from curate.commands.options import CannHomeOption, ConfigOption, SocOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import VERIFY_OPTIONS
 from curate.stages.check_kernel import check_kernels, kernel_files
 
 
@@ -32,23 +32,17 @@ def _print_human(result: CheckResult, show_warnings: bool) -> None:
             print(f"  {where}: {d.severity}: {d.message} [{d.check}]")
 
 
+@config_command(VerifyConfig, "verify", only=VERIFY_OPTIONS)
 def check_kernel(
+    cfg: VerifyConfig,
     paths: Annotated[list[Path], typer.Argument(help="Kernel files, or directories to search for them.")],
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object per file and line.")] = False,
     include: Annotated[
         list[Path] | None, typer.Option("--include", "-I", help="Extra include directory (repeatable).")
     ] = None,
-    soc: SocOption = None,
-    cann_home: CannHomeOption = None,
-    cann: Annotated[
-        bool | None, typer.Option("--cann/--no-cann", help="Also compile with the vendor compiler if found.")
-    ] = None,
     warnings: Annotated[bool, typer.Option("--warnings", help="Also print warnings (human output).")] = False,
-    config: ConfigOption = None,
 ) -> None:
     """Type-check kernels against the AscendC API surface; exit 1 when any file fails."""
-    cli = {"soc": soc, "cann_home": cann_home, "cann": cann}
-    cfg = load_config(VerifyConfig, "verify", cli=cli, config_file=config)
     files = kernel_files(paths)
     failed = 0
     for result in check_kernels(files, cfg, include or []):

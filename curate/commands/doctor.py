@@ -10,19 +10,16 @@ from typing import Annotated
 import typer
 
 from annotate.reasoning import VerifyConfig
-from curate.commands.options import CannHomeOption, ConfigOption, SocOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
 from curate.stages.doctor import doctor_report
 
 
+@config_command(VerifyConfig, "verify", only=("soc", "cann_home"))
 def doctor(
-    cann_home: CannHomeOption = None,
-    soc: SocOption = None,
+    cfg: VerifyConfig,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per verifier.")] = False,
-    config: ConfigOption = None,
 ) -> None:
     """List the verifiers, whether each is available here and why (always exits 0)."""
-    cfg = load_config(VerifyConfig, "verify", cli={"cann_home": cann_home, "soc": soc}, config_file=config)
     for status in doctor_report(cfg):
         if as_json:
             print(json.dumps(asdict(status), ensure_ascii=False))

@@ -8,8 +8,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from curate.commands.options import CodeFromOption, ConfigOption, WorkspaceOption, check_code_from
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import CodeFromOption, WorkspaceOption, check_code_from
 from curate.stages.ingest import IngestRequest, run_ingest
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from parsers.config import IngestConfig
@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest)
 
 
+@config_command(IngestConfig, "ingest")
 def ingest(
+    cfg: IngestConfig,
     source: Annotated[
         str, typer.Argument(help="Repository directory or git URL (a table or HF id with --benchmark).")
     ],
@@ -37,16 +39,8 @@ def ingest(
         str | None, typer.Option(help="Table benchmarks: the column holding the task id.")
     ] = None,
     code_from: CodeFromOption = None,
-    jobs: Annotated[int | None, typer.Option(help="Parser processes (default: one per core).")] = None,
-    max_file_mb: Annotated[
-        float | None, typer.Option(help="Skip files larger than this (default 2 MB).")
-    ] = None,
-    config: ConfigOption = None,
 ) -> None:
     """Parse AscendC kernels with libclang into kernel units (or benchmark items)."""
-    cfg = load_config(
-        IngestConfig, "ingest", cli={"jobs": jobs, "max_file_mb": max_file_mb}, config_file=config
-    )
     request = IngestRequest(source, name, benchmark, code_column, id_column, check_code_from(code_from))
     console = Console(stderr=True)
     with Progress(

@@ -14,29 +14,11 @@ ConfigOption = Annotated[
     Path | None, typer.Option("--config", help="TOML configuration file (default: ./curate.toml).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
-SocOption = Annotated[
-    str | None,
+EngineOption = Annotated[
+    str,
     typer.Option(
-        help="Target SoC: Ascend910B, Ascend950, ... (default auto: Ascend950 for arch35 kernels, else Ascend910B)."
-    ),
-]
-CannHomeOption = Annotated[
-    str | None, typer.Option("--cann-home", help="CANN toolkit root (default: $ASCEND_HOME_PATH).")
-]
-# Matching options of dedup and audit.
-ThresholdOption = Annotated[float | None, typer.Option(help="Jaccard threshold (default 0.7).")]
-ContainmentOption = Annotated[
-    float | None, typer.Option(help="Share of a benchmark kernel found in a unit (default 0.8).")
-]
-NgramOption = Annotated[int | None, typer.Option(help="Tokens per shingle (default 5).")]
-AbstractOption = Annotated[
-    bool | None,
-    typer.Option("--abstract-identifiers/--keep-identifiers", help="Catch copies with renamed identifiers."),
-]
-MaxUnitLinesOption = Annotated[
-    int | None,
-    typer.Option(
-        help="Units with more lines than this are not annotated or published (default 4000; 0: no bound)."
+        help="local: this process; ray: the same stage functions as Ray Data tasks (a local runtime, "
+        "or the cluster at RAY_ADDRESS), with the local engine's results."
     ),
 ]
 CodeFromOption = Annotated[
@@ -65,3 +47,7 @@ def check_code_from(value: str | None) -> str | None:
     if value is not None and value not in MODES:
         raise UserError(f"--code-from {value!r} is not a mode; use one of {', '.join(MODES)}")
     return value
+
+
+# The [verify] options `verify` and `check-kernel` take (the rest of [verify] is curate.toml's).
+VERIFY_OPTIONS = ("soc", "cann_home", "cann")

@@ -4,70 +4,30 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from curate.commands.options import ConfigOption, WorkspaceOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import WorkspaceOption
+from curate.publish.publish_config import PushConfig
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
-
-if TYPE_CHECKING:
-    from curate.publish import PushConfig
 
 
 def register(app: typer.Typer) -> None:
     app.command("push")(push)
 
 
+@config_command(PushConfig, "push")
 def push(
+    cfg: PushConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
-    repo_id: Annotated[str | None, typer.Option(help="Hub dataset repository ORG/NAME.")] = None,
-    to_dir: Annotated[str | None, typer.Option(help="Write the repository content into this folder.")] = None,
-    private: Annotated[
-        bool | None, typer.Option("--private/--public", help="Visibility of a new Hub repository.")
-    ] = None,
-    revision: Annotated[str | None, typer.Option(help="Branch to commit to (default main).")] = None,
-    commit_message: Annotated[str | None, typer.Option(help="Message of the Hub commit.")] = None,
-    allow_license: Annotated[
-        list[str] | None,
-        typer.Option(help="Licence allowed for publication: SPDX id or name (repeat, or comma-separate)."),
-    ] = None,
-    formats: Annotated[
-        list[str] | None,
-        typer.Option("--format", help="raw, alpaca, messages, preference (repeat; default all)."),
-    ] = None,
-    pretty_name: Annotated[str | None, typer.Option(help="Name shown on the dataset card.")] = None,
-    shard_rows: Annotated[int | None, typer.Option(help="Rows per parquet shard.")] = None,
-    ignore_finding: Annotated[
-        list[str] | None,
-        typer.Option(help="Id of a secret-gate finding judged a false positive (repeat)."),
-    ] = None,
     dry_run: Annotated[bool, typer.Option(help="Run the gates, show what would be published.")] = False,
-    config: ConfigOption = None,
 ) -> None:
     """Publish: formats as configs, dataset card, licence and secret gates, then one Hub commit
     (token from HF_TOKEN or `hf auth login`, endpoint from HF_ENDPOINT) and/or a folder."""
-    from curate.publish import PushConfig  # heavy: only for this command
-    from curate.stages.push import GateBlocked, run_push
+    from curate.stages.push import GateBlocked, run_push  # heavy: only for this command
 
-    cfg = load_config(
-        PushConfig,
-        "push",
-        cli={
-            "repo_id": repo_id,
-            "to_dir": to_dir,
-            "private": private,
-            "revision": revision,
-            "commit_message": commit_message,
-            "allow_license": _split(allow_license),
-            "formats": _split(formats),
-            "pretty_name": pretty_name,
-            "shard_rows": shard_rows,
-            "ignore_finding": _split(ignore_finding),
-        },
-        config_file=config,
-    )
     try:
         outcome = run_push(Workspace(workspace), cfg, _rerun(workspace, cfg, dry_run), dry_run=dry_run)
     except GateBlocked as exc:
@@ -104,10 +64,3 @@ def _rerun(workspace: Path, cfg: PushConfig, dry_run: bool) -> str:
     if dry_run:
         args.append("--dry-run")
     return shlex.join(args)
-
-
-def _split(values: list[str] | None) -> list[str] | None:
-    """Repeated options, each possibly comma-separated."""
-    if not values:
-        return None
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from annotate.reasoning import VerifyConfig
-from curate.commands.options import CannHomeOption, ConfigOption, SocOption, WorkspaceOption
-from curate.config import load_config
+from curate.commands.config_options import config_command
+from curate.commands.options import VERIFY_OPTIONS, WorkspaceOption
 from curate.stages.verify import run_verify
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
@@ -19,19 +19,13 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(verify)
 
 
+@config_command(VerifyConfig, "verify", only=VERIFY_OPTIONS)
 def verify(
+    cfg: VerifyConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
-    soc: SocOption = None,
-    cann_home: CannHomeOption = None,
-    cann: Annotated[
-        bool | None, typer.Option("--cann/--no-cann", help="Use the vendor compiler when found.")
-    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
-    config: ConfigOption = None,
 ) -> None:
     """Re-run the verifiers over stored annotations and attempts (no teacher call)."""
-    cli = {"soc": soc, "cann_home": cann_home, "cann": cann}
-    cfg = load_config(VerifyConfig, "verify", cli=cli, config_file=config)
     outcome = run_verify(Workspace(workspace), cfg)
     summary, names, elapsed = outcome.summary, outcome.verifiers, outcome.elapsed_s
     if as_json:

@@ -2,13 +2,14 @@
 pairs; `curate push` renders the formats and the card, runs the licence and secret gates, and
 writes the repository to a folder and/or commits it to the Hugging Face Hub in one commit."""
 
-from curate.publish.build import BuildResult, build_dataset
-from curate.publish.config import FORMATS, BuildConfig, PushConfig
+from curate.publish.build import BuildInputs, BuildResult, build_rows
+from curate.publish.publish_config import FORMATS, BuildConfig, PushConfig
 
 __all__ = [
     "FORMATS",
     "BuildConfig",
+    "BuildInputs",
     "BuildResult",
     "PushConfig",
-    "build_dataset",
+    "build_rows",
 ]

@@ -12,15 +12,13 @@ What is published, and why:
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.statement import statement
-from curate.publish.config import BuildConfig
+from curate.publish.publish_config import BuildConfig
 from curate.publish.split import SPLITS, operator_key, split_of
-from curate.workspace import Workspace, write_text_atomic
 from schemas import (
     Annotation,
     Attempt,
@@ -29,9 +27,7 @@ from schemas import (
     KernelUnit,
     PreferencePair,
     oversized,
-    read_records,
     stable_id,
-    write_records,
 )
 from schemas.runs import AnnotateRun, StageRun, VerifyRun
 
@@ -43,18 +39,27 @@ class BuildResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
-    """Read the workspace tables and return what would be published (pure: writes nothing)."""
-    ws.require_inputs("build")
-    units = {u.unit_id: u for u in read_records(ws.units, KernelUnit)}
-    decisions = {d.unit_id: d for d in read_records(ws.decisions, Decision)}
-    annotations = _latest_annotations(read_records(ws.annotations, Annotation))
-    attempts_file = ws.attempts
-    attempts = read_records(attempts_file, Attempt) if attempts_file.exists() else []
+@dataclass(slots=True)
+class BuildInputs:
+    """The workspace tables build joins (read by `curate.stages.build`)."""
+
+    units: list[KernelUnit]
+    decisions: list[Decision]
+    annotations: list[Annotation]
+    attempts: list[Attempt]
+    runs: list[StageRun]
+
+
+def build_rows(inputs: BuildInputs, config: BuildConfig) -> BuildResult:
+    """What would be published from the tables (pure: reads and writes nothing)."""
+    units = {u.unit_id: u for u in inputs.units}
+    decisions = {d.unit_id: d for d in inputs.decisions}
+    annotations = _latest_annotations(inputs.annotations)
+    attempts = inputs.attempts
     by_unit: dict[str, list[Attempt]] = {}
     for attempt in attempts:
         by_unit.setdefault(attempt.unit_id, []).append(attempt)
-    run_checks = checks_of_runs(ws.runs())
+    run_checks = checks_of_runs(inputs.runs)
 
     kept = [uid for uid in sorted(units) if _decision(decisions, uid) == "keep"]
     too_long = [uid for uid in kept if oversized(units[uid], config.max_unit_lines)]
@@ -80,12 +85,6 @@ def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
     )
     summary["oversized_units"] = len(too_long)  # kept by dedup, over max_unit_lines: not published
     return BuildResult(rows, pairs, summary)
-
-
-def write_build(ws: Workspace, result: BuildResult) -> None:
-    write_records(ws.dataset, DatasetRow, result.rows)
-    write_records(ws.preference, PreferencePair, result.pairs)
-    write_text_atomic(ws.build_report, json.dumps(result.summary, indent=2, sort_keys=True) + "\n")
 
 
 def checks_of_runs(runs: list[StageRun]) -> list[str]:

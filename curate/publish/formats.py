@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,14 +49,6 @@ PREFERENCE_SCHEMA = pa.schema(
 def completion(reasoning: str, answer: str) -> str:
     """The target text: reasoning in <think>, then the kernel in <answer> as a fenced C++ block."""
     return f"{THINK[0]}\n{reasoning.strip()}\n{THINK[1]}\n{ANSWER[0]}\n```cpp\n{answer.strip()}\n```\n{ANSWER[1]}"
-
-
-def parse_completion(text: str) -> tuple[str, str]:
-    """The inverse of `completion` (for consumers and tests): (reasoning, answer code)."""
-    found = re.fullmatch(r"<think>\n(.*)\n</think>\n<answer>\n```cpp\n(.*)\n```\n</answer>", text, re.DOTALL)
-    if found is None:
-        raise ValueError("not a completion in the <think>/<answer> format")
-    return found.group(1), found.group(2)
 
 
 def _raw(row: DatasetRow) -> dict[str, Any]:

@@ -5,24 +5,25 @@ workspace.
 The test side (a benchmark: small) is read whole and indexed once. The training side streams in
 shards of bounded size (`curate.sources.plan_corpus` / `read_shard`); each shard is shingled and
 probed against the index (`dedup.decide.audit_shard`), and only the units a finding names are
-kept. The shards run one after the other in this process (`engine="local"`) or as a Ray Data
-pipeline (`engine="ray"`: the same functions on the same shards, the index broadcast through
-the object store); both merge the shards in plan order, so their reports are identical.
+kept. The shards run on an executor (`curate.executor`): one after the other in this process
+(`engine="local"`) or as Ray Data tasks (`engine="ray"`: the same function on the same shards,
+the index shared through the object store); both merge the shards in plan order, so their
+reports are identical.
 """
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curate.engines import check_engine, connect_ray
 from curate.errors import UserError
+from curate.executor import Executor, check_engine, executor_for
 from curate.sources import (
     SHARD_ROWS,
     BenchmarkSide,
+    Shard,
     iter_corpus,
     load_benchmark,
     plan_corpus,
@@ -78,51 +79,37 @@ def _load_test(side: Side) -> BenchmarkSide:
     return loaded
 
 
-def _local_shards(
-    train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int
+def _train_shards(
+    train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int, executor: Executor
 ) -> Iterator[ShardAudit]:
-    batches = iter_corpus(
-        train.source,
-        code_column=train.code_column,
-        id_column=train.id_column,
-        code_from=train.code_from,
-        shard_rows=shard_rows,
-    )
-    for units in batches:
-        yield audit_shard(units, index, config)
-
-
-def _ray_shards(train: Side, index: BenchIndex, config: DedupConfig, shard_rows: int) -> list[ShardAudit]:
-    """Shards -> signatures -> probe against the broadcast index -> exact confirmation, as Ray
-    Data tasks; the driver gets back only each shard's findings and the units they name."""
+    """Shards -> signatures -> probe against the shared index -> exact confirmation, one task per
+    shard of the plan; only each shard's findings and the units they name come back. A Hugging
+    Face id has no plan: the local executor streams it."""
     plan = plan_corpus(train.source, shard_rows)
     if plan is None:
-        raise UserError(
-            f"TRAIN: --engine ray reads files, directories and workspaces; {train.source} is a Hub id: "
-            "download it (or use --engine local, which streams it)"
+        if executor.distributed:
+            raise UserError(
+                f"TRAIN: --engine ray reads files, directories and workspaces; {train.source} is a Hub id: "
+                "download it (or use --engine local, which streams it)"
+            )
+        batches = iter_corpus(
+            train.source,
+            code_column=train.code_column,
+            id_column=train.id_column,
+            code_from=train.code_from,
+            shard_rows=shard_rows,
         )
-    ray = connect_ray()
-    index_ref = ray.put(index)
+        yield from (audit_shard(units, index, config) for units in batches)
+        return
+    shared = executor.share(index)
 
-    def work(row: dict[str, Any]) -> dict[str, Any]:
-        shared = ray.get(index_ref)
-        shard = plan[row["shard"]]
-        audits = [
-            audit_shard(units, shared, config)
-            for units in read_shard(shard, train.code_column, train.id_column, train.code_from, shard_rows)
-        ]
-        return {"shard": row["shard"], "audits": pickle.dumps(audits)}
+    def work(shard: Shard) -> list[ShardAudit]:
+        found = shared.get()
+        batches = read_shard(shard, train.code_column, train.id_column, train.code_from, shard_rows)
+        return [audit_shard(units, found, config) for units in batches]
 
-    dataset = ray.data.from_items([{"shard": i} for i in range(len(plan))]).map(work)
-    try:
-        rows = dataset.take_all()
-    except Exception as exc:  # a task's ValueError comes back wrapped by Ray
-        cause = getattr(exc, "cause", None) or exc.__cause__
-        if isinstance(cause, ValueError):
-            raise _side_error("TRAIN", cause) from None
-        raise
-    rows.sort(key=lambda r: r["shard"])
-    return [audit for r in rows for audit in pickle.loads(r["audits"])]
+    for audits in executor.map(work, plan):
+        yield from audits
 
 
 def _blocks(report: dict[str, Any], train: Side, test: Side) -> None:
@@ -165,10 +152,7 @@ def run_audit_stage(
     items = test_side.items
     index = bench_index(items, config)
     try:
-        if engine == "ray":
-            shards: Any = _ray_shards(train, index, config, shard_rows)
-        else:
-            shards = _local_shards(train, index, config, shard_rows)
+        shards = _train_shards(train, index, config, shard_rows, executor_for(engine))
         units, findings, counts = merge_shards(shards, items, index)
     except ValueError as exc:
         raise _side_error("TRAIN", exc) from None

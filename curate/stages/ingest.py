@@ -4,26 +4,20 @@ run and write `reports/ingest-<source>.json`."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from curate.errors import UserError
-from curate.sources import benchmark_from_table, clone, default_name, local_directory, looks_like_git_url
+from curate.sources import benchmark_from_table, resolve_ingest_source
+from curate.stage import Stage
 from curate.workspace import Workspace
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.files import Skip
 from parsers.ingest import Progress, ingest_directory
-from parsers.provenance import provenance
-from parsers.units import SourceInfo
-from schemas import BenchmarkItem, KernelUnit, read_records, write_records
+from schemas import BenchmarkItem, KernelUnit
 from schemas.runs import IngestRun
-from schemas.tables import write_text_atomic
-
-_TABLE_SUFFIXES = (".parquet", ".jsonl", ".json")
 
 
 @dataclass
@@ -74,29 +68,6 @@ class IngestSummary:
         )
 
 
-def _source_dir(source: str, ws: Workspace, name: str) -> Path:
-    if looks_like_git_url(source) and not Path(source).is_dir():
-        return clone(source, ws.cache, name)
-    return local_directory(source)
-
-
-def _source_info(root: Path, name: str) -> SourceInfo:
-    prov = provenance(root)
-    try:
-        prefix = root.resolve().relative_to(prov.repo_root).as_posix()
-    except ValueError:
-        prefix = ""
-    return SourceInfo(name, prov.origin_url, prov.commit, "" if prefix == "." else prefix)
-
-
-def _replace_rows(path: Path, cls: type[Any], key: str, name: str, new_rows: list[Any]) -> None:
-    """Rows of other sources are kept; this source's rows are replaced (re-ingest is idempotent)."""
-    kept: list[Any] = [r for r in read_records(path, cls) if getattr(r, key) != name] if path.exists() else []
-    rows = kept + new_rows
-    rows.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
-    write_records(path, cls, rows)
-
-
 def _table_benchmark(
     source: str, name: str, code_column: str, id_column: str | None, code_from: str | None = None
 ) -> list[BenchmarkItem]:
@@ -109,35 +80,26 @@ def _table_benchmark(
 
 
 def _ingest(
-    source: str,
-    ws: Workspace,
-    name: str | None,
-    benchmark: bool,
-    config: IngestConfig,
-    code_column: str | None = None,
-    id_column: str | None = None,
-    progress: Progress | None = None,
-    code_from: str | None = None,
+    ws: Workspace, request: IngestRequest, config: IngestConfig, progress: Progress | None
 ) -> IngestSummary:
-    name = name or default_name(source)
-    is_table = source.endswith(_TABLE_SUFFIXES) or (
-        benchmark and not Path(source).exists() and not looks_like_git_url(source) and source.count("/") == 1
-    )
-    if benchmark and (is_table or code_column):
+    """resolve the source -> parse it (tables, benchmark trees or a corpus) -> replace its rows."""
+    source, benchmark, code_column = request.source, request.benchmark, request.code_column
+    resolved = resolve_ingest_source(source, request.name, benchmark, code_column, ws)
+    name = resolved.name
+    if resolved.is_table:
+        if not benchmark:
+            raise UserError(
+                f"{source} is a table; corpus sources are directories or git URLs (tables go with --benchmark)"
+            )
         if not code_column:
             raise UserError(f"{source} is a table: say which column holds the kernel code with --code-column")
-        items = _table_benchmark(source, name, code_column, id_column, code_from)
+        items = _table_benchmark(source, name, code_column, request.id_column, request.code_from)
         if not items:
             raise UserError(f"{source} has no rows with code in column {code_column!r}; nothing to ingest")
-        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, items)
-        return IngestSummary(name, ws.benchmark, files_seen=0, rows=len(items), kind="table")
-    if is_table and not benchmark:
-        raise UserError(
-            f"{source} is a table; corpus sources are directories or git URLs (tables go with --benchmark)"
-        )
-
-    root = _source_dir(source, ws, name)
-    info = _source_info(root, name)
+        table = ws.replace_rows("benchmark", BenchmarkItem, "benchmark", name, items)
+        return IngestSummary(name, table, files_seen=0, rows=len(items), kind="table")
+    assert resolved.root is not None and resolved.info is not None
+    root, info = resolved.root, resolved.info
     if benchmark:
         bench = ingest_benchmark(root, info, config, progress)
         if not bench.items:
@@ -145,33 +107,35 @@ def _ingest(
                 f"no benchmark items in {source} ({bench.files_seen} files seen): expected AscendC kernels "
                 "(tasks/level<N>/<Category>/<Op>/answer/<k>/...) or PyTorch reference .py files"
             )
-        _replace_rows(ws.benchmark, BenchmarkItem, "benchmark", name, bench.items)
+        table = ws.replace_rows("benchmark", BenchmarkItem, "benchmark", name, bench.items)
         return IngestSummary(
             name,
-            ws.benchmark,
+            table,
             bench.files_seen,
             len(bench.items),
             skipped=bench.skipped,
             kind=bench.kind,
             left_out=len(bench.left_out),
         )
-
     result = ingest_directory(root, info, config, progress)
+    partial = result.partial
     if not result.units:
         raise UserError(
             f"no AscendC kernel entry (a __global__ __aicore__ function definition) found in {source} "
             f"({result.files_seen} files seen, {len(result.skipped)} skipped); nothing was written"
         )
     units: list[KernelUnit] = result.units
-    _replace_rows(ws.units, KernelUnit, "source", name, units)
-    documented = sum(1 for u in units if u.doc is not None and (u.doc.function or u.doc.params))
+    table = ws.replace_rows("units", KernelUnit, "source", name, units)
+    documented = 0  # units whose operator documentation was found
+    for unit in units:
+        documented += unit.doc is not None and bool(unit.doc.function or unit.doc.params)
     return IngestSummary(
         name,
-        ws.units,
+        table,
         result.files_seen,
         len(units),
         result.entry_files,
-        result.partial,
+        partial,
         result.skipped,
         documented=documented,
     )
@@ -189,36 +153,41 @@ class IngestRequest:
     code_from: str | None = None  # table benchmarks: extract code blocks from a text column
 
 
+def _run(
+    ws: Workspace, config: IngestConfig, request: IngestRequest, progress: Progress | None = None
+) -> tuple[IngestSummary, Path]:
+    summary = _ingest(ws, request, config, progress)
+    return summary, ws.write_ingest_report(summary.source, summary.report())
+
+
+def _record(config: IngestConfig, outcome: tuple[IngestSummary, Path]) -> IngestRun:
+    summary = outcome[0]
+    return IngestRun(
+        config=dataclasses.asdict(config),
+        source=summary.source,
+        benchmark=summary.kind != "corpus",
+        kind=summary.kind,
+        files_seen=summary.files_seen,
+        rows=summary.rows,
+        partial=summary.partial,
+        skipped=len(summary.skipped),
+        documented=summary.documented,
+    )
+
+
+INGEST: Stage[tuple[IngestSummary, Path]] = Stage(
+    "ingest",
+    _run,
+    config=IngestConfig,
+    writes=("units", "benchmark"),
+    record=_record,
+    commands=(("benchmark", "ingest --benchmark"),),
+)
+
+
 def run_ingest(
     ws: Workspace, request: IngestRequest, config: IngestConfig, progress: Progress | None = None
 ) -> tuple[IngestSummary, Path]:
     """Ingest one source into the workspace: rows, run record and report. Returns the summary and
     the report path."""
-    with ws.locked():
-        summary = _ingest(
-            request.source,
-            ws,
-            request.name,
-            request.benchmark,
-            config,
-            request.code_column,
-            request.id_column,
-            progress=progress,
-            code_from=request.code_from,
-        )
-        ws.record_run(
-            IngestRun(
-                config=dataclasses.asdict(config),
-                source=summary.source,
-                benchmark=request.benchmark,
-                kind=summary.kind,
-                files_seen=summary.files_seen,
-                rows=summary.rows,
-                partial=summary.partial,
-                skipped=len(summary.skipped),
-                documented=summary.documented,
-            )
-        )
-        report = ws.ingest_report(summary.source)
-        write_text_atomic(report, json.dumps(summary.report(), indent=2) + "\n")
-    return summary, report
+    return INGEST.execute(ws, config, request, progress)

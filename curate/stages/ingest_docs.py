@@ -8,10 +8,11 @@ from pathlib import Path
 
 from curate.errors import UserError
 from curate.sources import clone, default_name, local_directory, looks_like_git_url
+from curate.stage import Stage
 from curate.workspace import Workspace
 from parsers.doctree import walk_doc_tree
 from parsers.provenance import provenance
-from schemas import DocChunk, read_records, write_records
+from schemas import DocChunk, read_records
 from schemas.runs import IngestDocsRun
 
 
@@ -24,6 +25,7 @@ class IngestDocsSummary:
     skipped: int
     with_apis: int
     with_prototypes: int
+    given: str = ""  # the SOURCE argument as given
 
     def line(self) -> str:
         return (
@@ -32,33 +34,28 @@ class IngestDocsSummary:
         )
 
 
-def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> IngestDocsSummary:
-    name = name or default_name(source)
-    with ws.locked():
-        if looks_like_git_url(source) and not Path(source).is_dir():
-            root = clone(source, ws.cache, name)
-        else:
-            root = local_directory(source)
-        prov = provenance(root)
-        chunks, pages, skipped = walk_doc_tree(root, name, prov.repo_root if prov.commit else root)
-        if not chunks:
-            raise UserError(
-                f"no markdown documentation in {source} ({pages} pages read); nothing was written"
-            )
-        for chunk in chunks:
-            chunk.origin_url, chunk.commit = prov.origin_url, prov.commit
-        kept = [c for c in read_records(ws.docs, DocChunk) if c.source != name] if ws.docs.exists() else []
-        rows = sorted(kept + chunks, key=lambda c: (c.source, c.path, c.title_path))
-        write_records(ws.docs, DocChunk, rows)
-        ws.record_run(
-            IngestDocsRun(
-                config={"source": source, "name": name},
-                source=name,
-                pages=pages,
-                chunks=len(chunks),
-                skipped=skipped,
-            )
-        )
+@dataclass(frozen=True, slots=True)
+class DocsRequest:
+    source: str
+    name: str | None = None
+
+
+def _run(ws: Workspace, request: DocsRequest) -> IngestDocsSummary:
+    source = request.source
+    name = request.name or default_name(source)
+    if looks_like_git_url(source) and not Path(source).is_dir():
+        root = clone(source, ws.cache, name)
+    else:
+        root = local_directory(source)
+    prov = provenance(root)
+    chunks, pages, skipped = walk_doc_tree(root, name, prov.repo_root if prov.commit else root)
+    if not chunks:
+        raise UserError(f"no markdown documentation in {source} ({pages} pages read); nothing was written")
+    for chunk in chunks:
+        chunk.origin_url, chunk.commit = prov.origin_url, prov.commit
+    kept = [c for c in read_records(ws.docs, DocChunk) if c.source != name] if ws.docs.exists() else []
+    rows = sorted(kept + chunks, key=lambda c: (c.source, c.path, c.title_path))
+    ws.write_table("docs", DocChunk, rows)
     return IngestDocsSummary(
         name,
         ws.docs,
@@ -67,4 +64,23 @@ def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> Inge
         skipped,
         sum(1 for c in chunks if c.apis),
         sum(1 for c in chunks if c.prototypes),
+        request.source,
     )
+
+
+INGEST_DOCS: Stage[IngestDocsSummary] = Stage(
+    "ingest-docs",
+    _run,
+    writes=("docs",),
+    record=lambda _, s: IngestDocsRun(
+        config={"source": s.given, "name": s.source},
+        source=s.source,
+        pages=s.pages,
+        chunks=s.chunks,
+        skipped=s.skipped,
+    ),
+)
+
+
+def run_ingest_docs(ws: Workspace, source: str, name: str | None = None) -> IngestDocsSummary:
+    return INGEST_DOCS.execute(ws, DocsRequest(source, name))

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from annotate.reasoning import VerifyConfig, default_verifiers
 from annotate.reasoning.rerun import ReverifySummary, reverify
+from curate.stage import Stage
 from curate.stages.annotate import export_journal
 from curate.workspace import Workspace
-from schemas import Annotation, Attempt, KernelUnit, read_records, write_records
+from schemas import Annotation, Attempt, KernelUnit, read_records
 from schemas.runs import VerifyRun
 
 
@@ -25,30 +26,38 @@ class VerifyOutcome:
     elapsed_s: float
 
 
-def run_verify(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
-    ws.require_inputs("verify")
+def _run(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
     started = time.monotonic()
-    with ws.locked():
-        if not ws.annotations.exists():
-            if not ws.journal.exists():
-                ws.require("annotations")
-            export_journal(ws)
-        units = {u.unit_id: u for u in read_records(ws.units, KernelUnit)}
-        annotations = read_records(ws.annotations, Annotation)
-        attempts = read_records(ws.attempts, Attempt) if ws.attempts.exists() else []
-        verifiers = default_verifiers(config)
-        new_annotations, new_attempts, summary = reverify(units, annotations, attempts, verifiers)
-        write_records(ws.annotations, Annotation, new_annotations)
-        if ws.attempts.exists() or new_attempts:
-            write_records(ws.attempts, Attempt, new_attempts)
-        names = [v.name for v in verifiers]
-        elapsed = round(time.monotonic() - started, 2)
-        ws.record_run(
-            VerifyRun(
-                config=dataclasses.asdict(config),
-                summary=dataclasses.asdict(summary),
-                verifiers=names,
-                elapsed_s=elapsed,
-            )
-        )
-    return VerifyOutcome(summary, names, elapsed)
+    if not ws.annotations.exists():
+        if not ws.journal.exists():
+            ws.require("annotations")
+        export_journal(ws)
+    units = {u.unit_id: u for u in read_records(ws.units, KernelUnit)}
+    annotations = read_records(ws.annotations, Annotation)
+    attempts = read_records(ws.attempts, Attempt) if ws.attempts.exists() else []
+    verifiers = default_verifiers(config)
+    new_annotations, new_attempts, summary = reverify(units, annotations, attempts, verifiers)
+    ws.write_table("annotations", Annotation, new_annotations)
+    if ws.attempts.exists() or new_attempts:
+        ws.write_table("attempts", Attempt, new_attempts)
+    elapsed = round(time.monotonic() - started, 2)
+    return VerifyOutcome(summary, [v.name for v in verifiers], elapsed)
+
+
+VERIFY: Stage[VerifyOutcome] = Stage(
+    "verify",
+    _run,
+    config=VerifyConfig,
+    reads=("units",),
+    writes=("annotations", "attempts"),
+    record=lambda config, outcome: VerifyRun(
+        config=dataclasses.asdict(config),
+        summary=dataclasses.asdict(outcome.summary),
+        verifiers=outcome.verifiers,
+        elapsed_s=outcome.elapsed_s,
+    ),
+)
+
+
+def run_verify(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
+    return VERIFY.execute(ws, config)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from schemas import DEFAULT_MAX_UNIT_LINES
-from schemas.config import ConfigError
+from schemas.config import MAX_UNIT_LINES_HELP, ConfigError, option
 
 FORMATS = ("raw", "alpaca", "messages", "preference")
 
@@ -14,10 +14,16 @@ FORMATS = ("raw", "alpaca", "messages", "preference")
 class BuildConfig:
     """`[build]` in curate.toml."""
 
-    validation_ratio: float = 0.1  # share of operators (not rows) that go to the validation split
-    split_salt: str = "ascend-cot"  # change it to draw a different, still deterministic, split
-    include_rejected: bool = False  # also keep rejected annotations (published as the `rejected` config)
-    max_unit_lines: int = DEFAULT_MAX_UNIT_LINES  # longer units are not published (counted), 0 = no bound
+    validation_ratio: float = option(0.1, "Share of operators (not rows) in the validation split.")
+    split_salt: str = option(
+        "ascend-cot", "Salt of the operator hash that splits (change it for another split)."
+    )
+    include_rejected: bool = option(
+        False,
+        "Also keep rejected annotations (published as their own config).",
+        flag="--include-rejected/--accepted-only",
+    )
+    max_unit_lines: int = option(DEFAULT_MAX_UNIT_LINES, MAX_UNIT_LINES_HELP)
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""
@@ -34,16 +40,22 @@ class PushConfig:
     """`[push]` in curate.toml. The Hub token is never part of it: it comes from HF_TOKEN or the
     standard `hf auth login`, and is never written anywhere."""
 
-    repo_id: str = ""
-    to_dir: str = ""
-    private: bool = False
-    revision: str = "main"
-    commit_message: str = ""
-    allow_license: list[str] = field(default_factory=list)  # SPDX ids or known names
-    formats: list[str] = field(default_factory=lambda: list(FORMATS))
-    pretty_name: str = "Ascend-CoT"
-    shard_rows: int = 2000  # rows per parquet shard
-    ignore_finding: list[str] = field(default_factory=list)  # ids of secret-gate findings judged false
+    repo_id: str = option("", "Hub dataset repository ORG/NAME.")
+    to_dir: str = option("", "Write the repository content into this folder.")
+    private: bool = option(False, "Visibility of a new Hub repository.", flag="--private/--public")
+    revision: str = option("main", "Branch to commit to.")
+    commit_message: str = option("", "Message of the Hub commit.")
+    allow_license: list[str] = option(
+        help="Licence allowed for publication: SPDX id or name (repeat, or comma-separate).", factory=list
+    )
+    formats: list[str] = option(
+        help=f"{', '.join(FORMATS)} (repeat; default all).", flag="--format", factory=lambda: list(FORMATS)
+    )
+    pretty_name: str = option("Ascend-CoT", "Name shown on the dataset card.")
+    shard_rows: int = option(2000, "Rows per parquet shard.")
+    ignore_finding: list[str] = option(
+        help="Id of a secret-gate finding judged a false positive (repeat).", factory=list
+    )
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""
