@@ -22,12 +22,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from curate.report.gather import ReportData
 
 VERDICT_COLOURS = {"accepted": "#2e7d32", "rejected": "#ef6c00", "failed": "#c62828", "pending": "#9e9e9e"}
 BAR = "#3f6fb5"
 REMOVED = "#b0bec5"
+MIN_BAR_SLOTS = 5  # a chart of two bars draws them as thin as a chart of five
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "none",
     "svg.hashsalt": "curate-report",  # the same ids on every run: a report diff shows data changes only
@@ -62,7 +64,11 @@ def _png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def _barh(ax: plt.Axes, labels: list[str], values: list[int], colour: str = BAR) -> None:
+def _barh(
+    ax: plt.Axes, labels: list[str], values: list[int], colour: str = BAR, slots: int = MIN_BAR_SLOTS
+) -> None:
+    """Horizontal bars, first label on top, each bar labelled with its count; at least `slots`
+    bar heights tall, so that two bars are drawn as thin as five."""
     positions = list(range(len(labels)))[::-1]
     ax.barh(positions, values, color=colour)
     ax.set_yticks(positions, [_short(label) for label in labels])
@@ -70,6 +76,8 @@ def _barh(ax: plt.Axes, labels: list[str], values: list[int], colour: str = BAR)
     for y, v in zip(positions, values, strict=True):
         ax.text(v + top * 0.01, y, f"{v:,}", va="center", fontsize=8)
     ax.set_xlim(0, top * 1.18)
+    ax.set_ylim(len(labels) - 0.5 - max(len(labels), slots), len(labels) - 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(axis="x", labelsize=7)
 
 
@@ -82,15 +90,17 @@ def composition(data: ReportData) -> Figure | None:
     if not dims:
         return None
     cols = 3
-    rows = math.ceil(len(dims) / cols)
-    tallest = max(len(data.composition[d]) for d in dims)
-    fig, axes = plt.subplots(rows, cols, figsize=(11, rows * max(1.6, 0.22 * tallest + 0.8)), squeeze=False)
-    for ax, dim in zip(axes.flat, dims, strict=False):
-        labels = [label for label, _ in data.composition[dim]]
-        _barh(ax, labels, [n for _, n in data.composition[dim]])
-        ax.set_title(f"units by {dim.replace('_', ' ')}", loc="left")
-    for ax in list(axes.flat)[len(dims) :]:
-        ax.set_visible(False)
+    rows = [dims[i : i + cols] for i in range(0, len(dims), cols)]
+    # Each row of charts is as tall as its longest list of labels (a row of short lists stays short).
+    slots = [max(MIN_BAR_SLOTS, *(len(data.composition[d]) for d in row)) for row in rows]
+    fig = plt.figure(figsize=(11, sum(0.2 * s + 0.9 for s in slots)))
+    grid = fig.add_gridspec(len(rows), cols, height_ratios=[0.2 * s + 0.9 for s in slots])
+    for r, row in enumerate(rows):
+        for c, dim in enumerate(row):
+            ax = fig.add_subplot(grid[r, c])
+            labels = [label for label, _ in data.composition[dim]]
+            _barh(ax, labels, [n for _, n in data.composition[dim]], slots=slots[r])
+            ax.set_title(f"units by {dim.replace('_', ' ')}", loc="left")
     fig.tight_layout()
     return fig
 
@@ -101,7 +111,8 @@ def sizes(data: ReportData) -> Figure | None:
         return None
     fig, ax = plt.subplots(figsize=(8, 2.8))
     top = max(values)
-    bins = [10 ** (i / 8) for i in range(0, math.ceil(8 * math.log10(top)) + 2)]
+    low = math.floor(8 * math.log10(min(values)))
+    bins = [10 ** (i / 8) for i in range(low, math.ceil(8 * math.log10(top)) + 2)]
     ax.hist(values, bins=bins, color=BAR)
     ax.set_xscale("log")
     ax.set_xlabel("assembled lines per unit (log scale)")
@@ -113,7 +124,7 @@ def sizes(data: ReportData) -> Figure | None:
         ax.text(
             limit,
             ax.get_ylim()[1] * 0.92,
-            f" max_unit_lines={limit:,}: {over:,} over",
+            f" max_unit_lines={limit:,}: {over:,} units over",
             color=VERDICT_COLOURS["failed"],
             fontsize=8,
         )
@@ -171,7 +182,8 @@ def acceptance(data: ReportData) -> Figure | None:
             ax.barh(positions, widths, left=left, color=colour, label=verdict)
             left = [a + b for a, b in zip(left, widths, strict=True)]
     ax.set_yticks(positions, [_short(c) for c in categories])
-    ax.legend(fontsize=7, loc="lower right")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title("verdicts per category (annotated units)", loc="left")
     fig.tight_layout()
     return fig
@@ -182,7 +194,7 @@ def rounds(data: ReportData) -> Figure | None:
     if v is None or not v.rounds:
         return None
     most = max(r for _, r, _ in v.rounds)
-    xs = list(range(0, most + 1))
+    xs = list(range(0 if any(r == 0 for _, r, _ in v.rounds) else 1, most + 1))
     fig, ax = plt.subplots(figsize=(5.5, 2.6))
     bottom = [0] * len(xs)
     for verdict, colour in VERDICT_COLOURS.items():
@@ -191,9 +203,10 @@ def rounds(data: ReportData) -> Figure | None:
             ax.bar(xs, heights, bottom=bottom, color=colour, label=verdict)
             bottom = [a + b for a, b in zip(bottom, heights, strict=True)]
     ax.set_xticks(xs)
-    ax.set_xlabel("teacher rounds (1 = first answer; each further round carries the verifier's feedback)")
+    ax.set_xlabel("teacher rounds (0 = no answer judged, 1 = first answer, then one per feedback)")
     ax.set_ylabel("units")
-    ax.legend(fontsize=7)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title("feedback rounds per unit", loc="left")
     fig.tight_layout()
     return fig

@@ -33,8 +33,8 @@ tr.leak{cursor:pointer}tr.leak:hover{background:#f2f6ff}
 .muted{color:#67707c}.example{font-family:ui-monospace,monospace;font-size:12px;color:#444;white-space:pre-wrap}
 details.view{border:1px solid #dde2e8;border-radius:5px;margin:10px 0;padding:6px 10px}
 details.view summary{cursor:pointer;font-weight:600}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:8px}
-.side h4{margin:2px 0 4px;font-size:13px}
+.sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px;margin-top:8px}
+.side{min-width:0}.side h4{margin:2px 0 4px;font-size:13px;overflow-wrap:anywhere}
 .side pre{margin:0;font:12px/1.35 ui-monospace,monospace;background:#fafbfc;border:1px solid #e3e6ea;
  overflow:auto;max-height:520px;padding:4px 0}
 .side pre span{display:block;padding:0 6px;white-space:pre}.side pre i{color:#9aa3ad;font-style:normal;
@@ -176,12 +176,12 @@ def _leaks(data: ReportData) -> str:
     if not data.benchmark_items:
         return ""
     shown = len(data.leak_rows)
-    head = (
-        f"<p>{data.leak_total:,} unit-item pairs share code with a benchmark answer "
-        f"({', '.join(data.benchmarks)}; {data.benchmark_items:,} items)."
-        + (f" The strongest {shown:,} are listed;" if shown < data.leak_total else "")
-        + f" the strongest {len(data.leak_views):,} open side by side (click a row).</p>"
-    )
+    head = f"<p>{data.leak_total:,} unit-item pairs share code with a benchmark answer ({', '.join(data.benchmarks)}; {data.benchmark_items:,} items)."
+    if shown < data.leak_total:
+        head += f" The strongest {shown:,} are listed."
+    if data.leak_views:
+        head += f" The strongest {len(data.leak_views):,} open side by side: click a row."
+    head += "</p>"
     rows = []
     for row in data.leak_rows:
         cells = "".join(_num(row[k]) for k in row if k != "view")
