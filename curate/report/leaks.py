@@ -10,6 +10,7 @@ it hides, and at most `MAX_VIEW_LINES` lines a side.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,8 @@ from curate.workspace import Workspace
 
 CONTEXT = 2  # lines shown around each shared range
 MAX_VIEW_LINES = 120  # lines shown per side of one view
+COMMON_SHARE = 0.25  # a line found in this share of the benchmark's answers says nothing about copying
+MIN_ANSWERS = 4  # fewer answers than this: no line is called common
 TABLE_KEYS = (
     "unit_source",
     "unit_path",
@@ -39,6 +42,7 @@ class ShownLine:
     number: int  # 1-based line number; 0 for a fold ("... N lines ...")
     text: str
     shared: bool = False
+    common: bool = False  # shared, but a line most benchmark answers have (include, using, braces)
 
 
 @dataclass(slots=True)
@@ -66,8 +70,29 @@ def _strongest(leaks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(leaks, key=lambda r: (-float(r.get("score", 0.0)), str(r.get("unit_path", ""))))
 
 
-def window(lines: list[str], spans: list[tuple[int, int]], limit: int = MAX_VIEW_LINES) -> list[ShownLine]:
-    """The lines of `spans` (1-based, inclusive) with CONTEXT lines around each, gaps folded."""
+def _key(line: str) -> str:
+    return " ".join(line.split())
+
+
+def common_lines(answers: list[str]) -> frozenset[str]:
+    """Lines (whitespace folded) that at least COMMON_SHARE of the answers contain: `#include
+    "kernel_operator.h"`, `using namespace AscendC;`, lone braces. Marked lighter in the views."""
+    if len(answers) < MIN_ANSWERS:
+        return frozenset()
+    seen: Counter[str] = Counter()
+    for answer in answers:
+        seen.update({_key(line) for line in answer.split("\n")})
+    return frozenset(k for k, n in seen.items() if n >= COMMON_SHARE * len(answers))
+
+
+def window(
+    lines: list[str],
+    spans: list[tuple[int, int]],
+    limit: int = MAX_VIEW_LINES,
+    common: frozenset[str] = frozenset(),
+) -> list[ShownLine]:
+    """The lines of `spans` (1-based, inclusive) with CONTEXT lines around each, gaps folded;
+    shared lines in `common` (or blank) are flagged so the page can mark them lighter."""
     if not lines:
         return []
     shared: set[int] = set()
@@ -85,7 +110,10 @@ def window(lines: list[str], spans: list[tuple[int, int]], limit: int = MAX_VIEW
             break
         if n > previous + 1:
             shown.append(ShownLine(0, f"... {n - previous - 1} lines ..."))
-        shown.append(ShownLine(n, lines[n - 1], n in shared))
+        text = lines[n - 1]
+        shown.append(
+            ShownLine(n, text, n in shared, n in shared and (not text.strip() or _key(text) in common))
+        )
         previous = n
     if previous < len(lines):
         shown.append(ShownLine(0, f"... {len(lines) - previous} lines ..."))
@@ -121,13 +149,12 @@ def leak_views(
         )
         codes = dict(zip(frame["unit_id"].to_list(), frame["code"].to_list(), strict=True))
     items: dict[str, dict[str, Any]] = {}
+    common: frozenset[str] = frozenset()
     if item_ids and ws.benchmark.exists():
-        frame = (
-            pl.scan_parquet(ws.benchmark)
-            .filter(pl.col("item_id").is_in(item_ids))
-            .select("item_id", "answers", "answer_paths")
-            .collect()
-        )
+        # Every answer of the benchmark (benchmarks are hundreds of items): which lines are common.
+        frame = pl.read_parquet(ws.benchmark, columns=["item_id", "answers", "answer_paths"])
+        common = common_lines([a for answers in frame["answers"].to_list() for a in answers or []])
+        frame = frame.filter(pl.col("item_id").is_in(item_ids))
         items = {row["item_id"]: row for row in frame.iter_rows(named=True)}
     views: list[LeakView] = []
     for index, record in enumerate(viewed):
@@ -139,8 +166,8 @@ def leak_views(
             LeakView(
                 index,
                 {k: v for k, v in record.items() if k not in ("excerpt", "overlapping_lines")},
-                window(unit_code, [(r[2], r[3]) for r in ranges]),
-                window(bench, [(r[0], r[1]) for r in ranges]),
+                window(unit_code, [(r[2], r[3]) for r in ranges], common=common),
+                window(bench, [(r[0], r[1]) for r in ranges], common=common),
                 len(unit_code),
                 len(bench),
             )

@@ -30,7 +30,7 @@ th{background:#eef1f5}td.n,th.n{text-align:right;font-variant-numeric:tabular-nu
 table.sortable th{cursor:pointer;user-select:none}table.sortable th:after{content:" \\2195";color:#99a}
 tr.leak{cursor:pointer}tr.leak:hover{background:#f2f6ff}
 .note{background:#fff8e1;border-left:4px solid #f0b400;padding:6px 10px;margin:6px 0}
-.muted{color:#67707c}.example{font-family:ui-monospace,monospace;font-size:12px;color:#444;white-space:pre-wrap}
+.muted{color:#67707c}.example{font-family:ui-monospace,monospace;font-size:12px;color:#444;white-space:pre-wrap;overflow-wrap:anywhere}
 details.view{border:1px solid #dde2e8;border-radius:5px;margin:10px 0;padding:6px 10px}
 details.view summary{cursor:pointer;font-weight:600}
 .sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px;margin-top:8px}
@@ -39,8 +39,10 @@ details.view summary{cursor:pointer;font-weight:600}
  overflow:auto;max-height:520px;padding:4px 0}
 .side pre span{display:block;padding:0 6px;white-space:pre}.side pre i{color:#9aa3ad;font-style:normal;
  display:inline-block;width:4.5em;text-align:right;margin-right:8px}
-.side pre mark{background:#ffe08a;display:block}.side pre .fold{color:#8a94a0;background:#f0f2f5}
-.figs{display:flex;flex-wrap:wrap;gap:8px 20px}
+.side pre mark{background:#ffd666;display:block}.side pre mark.common{background:#fff3cc}
+.key mark{background:#ffd666;padding:0 4px}.key mark.common{background:#fff3cc}.side pre .fold{color:#8a94a0;background:#f0f2f5}
+table.funnel td.step{min-width:190px}table.funnel td.reason{min-width:260px}
+.figs{display:flex;flex-wrap:wrap;gap:8px 20px}.wide{overflow-x:auto}
 """
 
 _SCRIPT = """
@@ -93,7 +95,7 @@ def _funnel(data: ReportData, charts: dict[str, Chart]) -> str:
     return (
         '<section id="funnel"><h2>Funnel</h2>'
         + _figure(charts, "funnel")
-        + '<table><thead><tr><th>step</th><th class="n">units left</th><th>removed here</th>'
+        + '<table class="funnel"><thead><tr><th>step</th><th class="n">units left</th><th>removed here</th>'
         '<th class="n">count</th><th>example</th></tr></thead><tbody>'
         + "".join(rows)
         + "</tbody></table></section>"
@@ -105,11 +107,9 @@ def _step_rows(step: FunnelStep) -> str:
     note = f'<div class="muted">{_e(step.note)}</div>' if step.note else ""
     removed = step.removed or []
     span = max(1, len(removed))
-    first = (
-        f'<td rowspan="{span}"><b>{_e(step.name)}</b>{note}</td><td class="n" rowspan="{span}">{left}</td>'
-    )
+    first = f'<td class="step" rowspan="{span}"><b>{_e(step.name)}</b>{note}</td><td class="n" rowspan="{span}">{left}</td>'
     if not removed:
-        return f"<tr>{first}<td class='muted'>none</td><td></td><td></td></tr>"
+        return f"<tr>{first}<td class='reason muted'>none</td><td></td><td></td></tr>"
     out = []
     for i, r in enumerate(removed):
         cells = (
@@ -141,7 +141,10 @@ def _side(title: str, lines: list[ShownLine], total: int) -> str:
             body.append(f'<span class="fold">{_e(line.text)}</span>')
             continue
         text = f"<i>{line.number}</i>{_e(line.text)}"
-        body.append(f"<mark>{text}</mark>" if line.shared else f"<span>{text}</span>")
+        if line.shared:
+            body.append(f'<mark class="common">{text}</mark>' if line.common else f"<mark>{text}</mark>")
+        else:
+            body.append(f"<span>{text}</span>")
     empty = "" if lines else '<span class="fold">(code not in the workspace)</span>'
     return (
         f'<div class="side"><h4>{_e(title)} <span class="muted">({total:,} lines)</span></h4>'
@@ -180,7 +183,11 @@ def _leaks(data: ReportData) -> str:
     if shown < data.leak_total:
         head += f" The strongest {shown:,} are listed."
     if data.leak_views:
-        head += f" The strongest {len(data.leak_views):,} open side by side: click a row."
+        head += (
+            f" The strongest {len(data.leak_views):,} open side by side (click a row): shared lines are"
+            ' <span class="key"><mark>marked</mark></span>, shared lines most benchmark answers have'
+            ' <span class="key"><mark class="common">lighter</mark></span>.'
+        )
     head += "</p>"
     rows = []
     for row in data.leak_rows:
@@ -189,7 +196,7 @@ def _leaks(data: ReportData) -> str:
         rows.append(f"<tr{attr}>{cells}</tr>")
     header = "".join(f"<th>{_e(h)}</th>" for h in _LEAK_HEADER)
     table = (
-        f'<table class="sortable" id="leak-table"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        f'<div class="wide"><table class="sortable" id="leak-table"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
         if rows
         else "<p>No unit shares code with a benchmark answer.</p>"
     )
