@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from curate.report.leaks import window
+from curate.report.leaks import common_lines, window
 from tests.report_workspace import build_workspace, curate
 
 FIGURES = ("funnel", "composition", "sizes", "rejections", "acceptance", "rounds")
@@ -182,6 +182,30 @@ def test_a_workspace_without_tables_is_one_line_and_exit_2(tmp_path: Path) -> No
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
         assert "curate ingest" in done.stderr
+
+
+def test_the_cli_does_not_import_the_plotting_library() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, curate.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in ('matplotlib', 'PIL')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_lines_most_answers_have_are_marked_common_not_evidence() -> None:
+    boiler = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+    answers = [boiler + f"void k{i}() {{ Add(x, y, {i}); }}" for i in range(5)]
+    common = common_lines(answers)
+    assert '#include "kernel_operator.h"' in common and "using namespace AscendC;" in common
+    assert "void k1() { Add(x, y, 1); }" not in common
+    shown = window(answers[1].split("\n"), [(1, 3)], common=common)
+    assert [(s.number, s.shared, s.common) for s in shown] == [
+        (1, True, True),
+        (2, True, True),
+        (3, True, False),
+    ]
+    assert common_lines(answers[:3]) == frozenset()  # too few answers to call anything common
 
 
 def test_the_view_shows_shared_ranges_with_context_and_folds_the_rest() -> None:
