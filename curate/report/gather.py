@@ -169,7 +169,7 @@ def _dedup_removed(decisions: pl.DataFrame) -> list[Removed]:
     grouped = removed.group_by("decision", "method").len().sort("len", descending=True)
     out: list[Removed] = []
     for decision, method, n in grouped.iter_rows():
-        what = "benchmark copy" if decision == "leak" else str(decision)
+        what = "benchmark leak" if decision == "leak" else str(decision)  # methods read as written
         label = f"{what} ({method})" if method else what
         example = removed.filter((pl.col("decision") == decision) & (pl.col("method") == method))
         match = example["match_path"][0] if "match_path" in example.columns and example.height else ""
