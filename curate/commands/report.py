@@ -45,7 +45,9 @@ def report(
         }
         print(json.dumps(record))
         return
-    print(
-        f"report: {written.html} ({written.bytes / 1024:,.0f} KB, {len(written.figures)} figure files in "
-        f"{written.figures[0].parent if written.figures else 'none'}, {written.seconds:.1f} s)"
+    figures = (
+        f"{len(written.figures)} figure files in {written.figures[0].parent}"
+        if written.figures
+        else "no figure yet"
     )
+    print(f"report: {written.html} ({written.bytes / 1024:,.0f} KB, {figures}, {written.seconds:.1f} s)")
