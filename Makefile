@@ -19,6 +19,11 @@ install: $(BIN)/python
 
 install-dev: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev,local,ray]'
+	@# The report's browser tests drive Debian's chromium through Playwright (never a browser
+	@# download); install it when it is missing and we may (root with apt), else the tests say why they skip.
+	@command -v chromium >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium is not installed and cannot be (not root, or no apt-get): the report's browser tests will skip"; fi; }
 
 # The whole main job on the bundled examples, with the local teacher: no key, no network.
 demo: install
@@ -33,10 +38,14 @@ demo: install
 	$(BIN)/curate annotate --workspace $(WS) --task knowledge --teacher local --limit 1
 	$(BIN)/curate verify --workspace $(WS)
 	$(BIN)/curate build --workspace $(WS) --include-rejected
+	@# The report's figures (WS/reports/figures/) go into the dataset card that push writes.
+	$(BIN)/curate report --workspace $(WS)
 	$(BIN)/curate push --workspace $(WS) --to-dir $(DATASET) \
 		--allow-license CANN-2.0 --allow-license Apache-2.0
 	@$(BIN)/curate stats --workspace $(WS) --brief
 	@echo "dataset: $(DATASET)/ (its README.md is the dataset card; datasets.load_dataset(\"$(DATASET)\") reads it)"
+	@# Written again after the push so that its licence-gate step shows the push that ran.
+	$(BIN)/curate report --workspace $(WS)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -10,6 +10,7 @@ from curate.commands import (
     ingest,
     ingest_docs,
     push,
+    report,
     stats,
     verify,
 )
@@ -26,4 +27,5 @@ COMMAND_MODULES = [
     verify,
     check_kernel,
     doctor,
+    report,
 ]

@@ -420,11 +420,26 @@ def _knowledge_section(inputs: CardInputs) -> list[str]:
     return out
 
 
+FIGURE_ORDER = ("funnel", "composition", "sizes", "acceptance", "rejections", "rounds")
+
+
+def _figures_section(inputs: CardInputs) -> list[str]:
+    """The figures of `curate report` (reports/figures/*.png), when it was run before the push."""
+    pngs = [p for p in inputs.report_files if p.startswith("reports/figures/") and p.endswith(".png")]
+    if not pngs:
+        return []
+    rank = {name: i for i, name in enumerate(FIGURE_ORDER)}
+    pngs.sort(key=lambda p: (rank.get(p.rsplit("/", 1)[-1][:-4], len(rank)), p))
+    out = ["## Figures", "", "Drawn by `curate report` from the workspace this dataset was built from.", ""]
+    return out + [f"![{p.rsplit('/', 1)[-1][:-4]}]({p})" for p in pngs] + [""]
+
+
 def render_card(inputs: CardInputs) -> str:
     body = (
         _intro(inputs) + _configs_section(inputs) + _provenance_section(inputs) + _generation_section(inputs)
     )
     body += _licence_section(inputs) + _category_section(inputs) + _knowledge_section(inputs)
+    body += _figures_section(inputs)
     body += ["## Known limitations", "", *(f"- {item}" for item in LIMITATIONS), ""]
     body += ["## Files beside the data", "", *(f"- `{path}`" for path in inputs.report_files), ""]
     content = f"---\n{card_data(inputs).to_yaml()}\n---\n\n" + "\n".join(body)

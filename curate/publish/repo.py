@@ -85,9 +85,12 @@ def assemble(
     reports = _reports(summary, meta, reports_dir, formats, pretty_name)
     for path, text in reports.items():
         content.add_text(path, text)
+    figures = _figures(reports_dir)
+    content.files.update(figures)
     inputs = card.CardInputs(
-        pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted(reports), list(knowledge)
-    )
+        pretty_name, repo_id, content.configs, paths, rows, summary, meta, sorted([*reports, *figures]),
+        list(knowledge),
+    )  # fmt: skip
     content.add_text("README.md", card.render_card(inputs))
     content.add_text(licenses.LICENSES_FILE, card.render_licenses(rows))
     return content
@@ -115,6 +118,12 @@ def _reports(
     out["reports/run_config.json"] = json.dumps(run_config, indent=2, sort_keys=True) + "\n"
     out[MARKER] = json.dumps(summary, indent=2, sort_keys=True) + "\n"
     return out
+
+
+def _figures(reports_dir: Path) -> dict[str, bytes]:
+    """The PNG figures `curate report` drew (WS/reports/figures/), which the card shows."""
+    folder = reports_dir / "figures"
+    return {f"reports/figures/{p.name}": p.read_bytes() for p in sorted(folder.glob("*.png")) if p.is_file()}
 
 
 def write_to_dir(content: RepoContent, target: Path) -> None:
