@@ -40,8 +40,14 @@ class AnnotateConfig:
     max_tokens: int = 0  # 0: 4096 (openai), 768 (local)
     seed: int | None = None
     response_format: str = "auto"  # auto (probe the server once) | json_schema | json_object | tagged
-    prompt_style: str = "auto"  # auto | full | compact (compact: short prompt, truncated code)
-    max_code_chars: int = 0  # 0: 24000 (full), 2400 (compact)
+    prompt_style: str = (
+        "auto"  # auto | full (the whole unit) | compact (short prompt, code cut, no host code)
+    )
+    compact_code_chars: int = 2400  # compact prompts only: the kernel code is cut to this many characters
+    # The teacher's context window in tokens: a full prompt that does not fit (with max_tokens for
+    # the answer) is left out and counted, never cut. 0: ask the server (vLLM `max_model_len`,
+    # llama.cpp `/props` n_ctx), or local_ctx for the local teacher; unknown: no check.
+    context_tokens: int = 0
     # Transport.
     concurrency: int = 0  # requests in flight; 0: 16 (openai), 1 (local)
     rpm: int = 0  # requests per minute, 0 = no limit
@@ -74,7 +80,7 @@ class AnnotateConfig:
             model=LOCAL_MODEL_ALIAS if local else self.model,
             max_tokens=self.max_tokens or (768 if local else 4096),
             prompt_style=style,
-            max_code_chars=self.max_code_chars or (2400 if style == "compact" else 24000),
+            context_tokens=self.context_tokens or (self.local_ctx if local else 0),
             concurrency=self.concurrency or (1 if local else 16),
             timeout_s=self.timeout_s or (600.0 if local else 120.0),
         )
@@ -89,7 +95,8 @@ class AnnotateConfig:
                 )
         non_negative = (
             "max_tokens",
-            "max_code_chars",
+            "compact_code_chars",
+            "context_tokens",
             "concurrency",
             "rpm",
             "tpm",

@@ -77,6 +77,19 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
         f"answer format {summary.response_format or '-'} ({summary.response_format_source or '-'}); "
         f"tokens {summary.prompt_tokens} in / {summary.completion_tokens} out{cost}; verifiers: {verifiers}; "
         f"annotations.parquet {counts.annotations} rows, attempts.parquet {counts.attempts} rows"
+        + left_out_line(summary)
+    )
+
+
+def left_out_line(summary: RunSummary) -> str:
+    """What the teacher did not see: compact prompts' cuts (full prompts show the whole unit)."""
+    window = f"; teacher context {summary.context_tokens} tokens ({summary.context_source})"
+    shown = window if summary.context_tokens else ""
+    if not summary.units_shortened:
+        return shown
+    return (
+        f"{shown}; compact prompts left out {summary.code_lines_left_out} code lines "
+        f"of {summary.units_shortened} units"
     )
 
 
@@ -103,7 +116,14 @@ def annotate(
         ),
     ] = None,
     prompt_style: Annotated[
-        str | None, typer.Option(help="auto, full or compact (short, code truncated).")
+        str | None,
+        typer.Option(help="auto, full (the whole unit) or compact (short: code cut, host code left out)."),
+    ] = None,
+    context_tokens: Annotated[
+        int | None,
+        typer.Option(
+            help="The teacher's context window in tokens (0: ask the server); units that do not fit are left out."
+        ),
     ] = None,
     concurrency: Annotated[
         int | None, typer.Option(help="Requests in flight (0: 16, or 1 for local).")
@@ -161,6 +181,7 @@ def annotate(
         "response_format": response_format,
         "prompt_style": prompt_style,
         "concurrency": concurrency,
+        "context_tokens": context_tokens,
         "rpm": rpm,
         "tpm": tpm,
         "timeout_s": timeout,
@@ -210,6 +231,10 @@ def annotate(
             oversized=outcome.oversized,
             response_format=summary.response_format,
             response_format_source=summary.response_format_source,
+            context_tokens=summary.context_tokens,
+            context_source=summary.context_source,
+            units_shortened=summary.units_shortened,
+            code_lines_left_out=summary.code_lines_left_out,
             failures=summary.failures,
             stopped=summary.stopped,
         )
@@ -230,7 +255,7 @@ def annotate(
 
 def knowledge_task(ws: Workspace, cfg: AnnotateConfig, cli: dict[str, Any], config_file: Any) -> None:
     """`--task knowledge`: questions grounded in the documentation chunks (curate/stages/knowledge.py)."""
-    from annotate.knowledge import KnowledgeConfig
+    from annotate.tasks.knowledge_qa import KnowledgeConfig
     from curate.stages.knowledge import default_checks, run_knowledge
 
     kcfg = load_config(KnowledgeConfig, "knowledge", cli=cli, config_file=config_file)
