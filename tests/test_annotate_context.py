@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from annotate.config import AnnotateConfig
 from annotate.context import NO_FIT_REASON, prompt_tokens
@@ -14,7 +15,8 @@ from annotate.export import export_tables
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
 from annotate.tasks.kernel_reasoning import prompt
-from schemas import Annotation, KernelUnit, read_records
+from curate.cli import app
+from schemas import Annotation, KernelUnit, read_records, write_records
 from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import OpenAIServer
 from tests.test_annotate_task import KERNEL_BODY, make_unit
@@ -88,3 +90,17 @@ def test_a_server_that_does_not_say_gets_the_whole_unit_and_a_rerun_asks_nothing
         rerun = run(server, tmp_path, [long_unit()])
         assert (rerun.cached, rerun.http_requests, rerun.context_source) == (1, 0, "")
         assert len(server.lookups) == 2 and server.chat_count() == 1  # nothing asked again
+
+
+def test_the_command_leaves_out_what_does_not_fit_and_says_so(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    write_records(ws / "units.parquet", KernelUnit, [make_unit(), long_unit()])
+    with OpenAIServer() as server:
+        args = ["annotate", "-w", str(ws), "--base-url", server.url, "--response-format", "json_schema"]
+        window = str(window_between_the_two())
+        result = CliRunner().invoke(app, [*args, "--max-tokens", "512", "--context-tokens", window])
+        assert server.chat_count() == 1
+    assert result.exit_code == 3, result.output  # some units failed: the summary says why
+    assert f"teacher context {window} tokens (option)" in result.output
+    assert f"1 x {NO_FIT_REASON}, e.g. unit unit0001" in result.output
