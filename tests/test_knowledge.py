@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from annotate.export import export_tables
 from annotate.reasoning.knowledge_checks import substance_checks, verify_answer
 from annotate.tasks.knowledge_qa import KnowledgeConfig, KnowledgeParseError, parse, prompt
 from curate.workspace import Workspace
@@ -309,3 +310,8 @@ def test_a_knowledge_rerun_sends_no_request(tmp_path: Path) -> None:
     with sqlite3.connect(Workspace(ws).journal) as db:
         tasks = [json.loads(row[0])["task"] for row in db.execute("SELECT config FROM runs")]
     assert tasks == ["knowledge", "knowledge"]
+    # Only the replies are journaled for this task: the kernel annotations table stays empty.
+    counts = export_tables(
+        Workspace(ws).journal, tmp_path / "annotations.parquet", tmp_path / "attempts.parquet"
+    )
+    assert (counts.annotations, counts.attempts) == (0, 0)
