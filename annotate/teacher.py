@@ -109,7 +109,7 @@ def what_to_fix(reason: str, base_url: str) -> str:
     if reason == "malformed response":
         return f"{base_url} does not answer like an OpenAI chat-completions API: check --base-url (it usually ends in /v1)"
     if reason == "context window exceeded":
-        return "the prompts do not fit the server's context: use --prompt-style compact, lower --max-code-chars or --max-tokens, or give the server a larger context"
+        return "the prompts do not fit the server's context: give the server a larger context (and --context-tokens), lower --max-unit-lines or --max-tokens, or use --prompt-style compact"
     if reason.startswith("server error"):
         return "the teacher's server keeps failing: see its log"
     return "the teacher refuses these requests: check --model and the generation options"

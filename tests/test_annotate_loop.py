@@ -14,7 +14,7 @@ from annotate.export import export_tables
 from annotate.journal import Journal
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
-from annotate.task import SECTION_KEYS
+from annotate.tasks.kernel_reasoning import SECTION_KEYS
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit, read_records
 from schemas.verdicts import Verifier
 from tests.helpers.structural import StructuralVerifier

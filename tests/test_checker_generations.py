@@ -7,7 +7,7 @@ from __future__ import annotations
 from annotate.checker.clangcheck import KernelChecker
 from annotate.checker.opcontext import active_text, build_macros, op_context
 from annotate.reasoning import SurfaceVerifier
-from annotate.task import render_reasoning
+from annotate.tasks.kernel_reasoning import render_reasoning
 from parsers.includes import assemble_code
 from schemas.ascendc import split_unit_code
 from schemas.verdicts import is_accepted

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotate.statement import check_statement, statement
-from annotate.task import build_instruction, instruction_and_semantics
+from annotate.tasks.kernel_reasoning import build_instruction, instruction_and_semantics
 from parsers.docs import DocFinder, extracted, parse_operator_doc, pipe_tables, tables_of
 from schemas import KernelUnit, OpDef, Param, TensorSpec
 

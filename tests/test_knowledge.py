@@ -4,16 +4,21 @@ scriptable OpenAI-compatible server, near-duplicate and benchmark-leak marking, 
 from __future__ import annotations
 
 import json
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from annotate.knowledge import KnowledgeConfig, KnowledgeParseError, parse, prompt
-from annotate.reasoning.knowledge import substance_checks, verify_answer
+from annotate.export import export_tables
+from annotate.reasoning.knowledge_checks import substance_checks, verify_answer
+from annotate.tasks.knowledge_qa import KnowledgeConfig, KnowledgeParseError, parse, prompt
 from curate.workspace import Workspace
 from parsers.doctree import chunk_page
-from schemas import BenchmarkItem, Diagnostic, KnowledgeItem, write_records
+from schemas import BenchmarkItem, Diagnostic, KnowledgeItem, read_records, write_records
 from schemas.config import ConfigError
+from tests.servers.counting_proxy import CountingProxy
 from tests.servers.openai_server import OpenAIServer, Reply
 from tests.test_annotate_cli import curate
 
@@ -215,8 +220,6 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
         assert run.returncode == 0, run.stderr
         request = server.requests[-1]
         assert "<doc_section>" in request.last_user_text
-    from schemas import read_records
-
     items = read_records(Workspace(ws).knowledge, KnowledgeItem)
     assert [i.verdict for i in items] == ["accepted", "duplicate", "leak", "rejected"]
     assert items[0].license == "Apache-2.0" and items[0].path.endswith("api/Adds.md")
@@ -268,3 +271,47 @@ def test_knowledge_config_loads_with_datasets_in_both_shapes(tmp_path: Path) -> 
     assert row["output"].startswith("<think>\nbecause\n</think>")
     assert [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
     assert row["license"] == "Apache-2.0"
+
+
+def test_a_knowledge_rerun_sends_no_request(tmp_path: Path) -> None:
+    """The knowledge task runs on the teacher loop with the workspace journal: the installed
+    `curate` command asked twice sends nothing the second time (counted by a proxy in front of
+    the server), and writes the same items."""
+    docs = tmp_path / "docs"
+    (docs / "api").mkdir(parents=True)
+    (docs / "api" / "Adds.md").write_text(PAGE, encoding="utf-8")
+    ws = tmp_path / "ws"
+    assert curate("ingest-docs", str(docs), "-w", str(ws)).returncode == 0
+    item = {
+        "question": "Which arguments does Adds take, and in which order?",
+        "reasoning": "The prototype lists the destination, the source, the scalar and the element count in that order.",
+        "answer": GOOD,
+    }
+    installed = Path(sys.executable).with_name("curate")  # the console script of this environment
+    command = [str(installed), "annotate", "--task", "knowledge", "-w", str(ws), "--model", "m"]
+    server = OpenAIServer(default=lambda request: Reply.ok(json.dumps({"items": [item]})))
+    with server, CountingProxy(server.url.removesuffix("/v1")) as proxy:
+        command += ["--base-url", proxy.url, "--retries", "0"]
+        first = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert first.returncode == 0, first.stderr
+        sent = len(proxy.requests)
+        assert proxy.count() >= 2  # the answer-format probe and the chunk's request
+        assert "1 answers received, 0 from the journal" in first.stdout
+        items = read_records(Workspace(ws).knowledge, KnowledgeItem)
+
+        rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert rerun.returncode == 0, rerun.stderr
+        assert len(proxy.requests) == sent  # not one request of any kind
+        assert "0 answers received, 1 from the journal" in rerun.stdout
+    again = read_records(Workspace(ws).knowledge, KnowledgeItem)
+    assert [(i.item_id, i.verdict) for i in again] == [(i.item_id, i.verdict) for i in items]
+    assert [i.verdict for i in again] == ["accepted"]
+    # The one journal of the workspace, with both runs recorded as the knowledge task.
+    with sqlite3.connect(Workspace(ws).journal) as db:
+        tasks = [json.loads(row[0])["task"] for row in db.execute("SELECT config FROM runs")]
+    assert tasks == ["knowledge", "knowledge"]
+    # Only the replies are journaled for this task: the kernel annotations table stays empty.
+    counts = export_tables(
+        Workspace(ws).journal, tmp_path / "annotations.parquet", tmp_path / "attempts.parquet"
+    )
+    assert (counts.annotations, counts.attempts) == (0, 0)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from annotate.reasoning import VerifyConfig, default_verifiers
 from annotate.reasoning.rerun import reverify
-from annotate.task import render_reasoning
+from annotate.tasks.kernel_reasoning import render_reasoning
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit, read_records, write_records
 from tests.conftest import run_curate

@@ -8,7 +8,7 @@ import pytest
 from annotate.checker.catalog import load_catalog
 from annotate.reasoning import GroundingVerifier, SurfaceVerifier, VerifyConfig, default_verifiers
 from annotate.reasoning.grounding import grounding_checks, verbatim_overlap
-from annotate.task import render_reasoning
+from annotate.tasks.kernel_reasoning import render_reasoning
 from schemas import Diagnostic, KernelUnit, TilingField
 from schemas.verdicts import REASONING_SECTIONS, Verifier, is_accepted
 from tests.test_annotate_task import make_unit

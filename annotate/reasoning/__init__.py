@@ -6,10 +6,11 @@
   `default_verifiers(config)`;
 - `grounding`: the individual grounding checks;
 - `rerun`: re-judging stored annotations without the teacher (`curate verify`);
-- `config`: `VerifyConfig`, the `[verify]` settings.
+- `verify_config`: `VerifyConfig`, the `[verify]` settings (the teacher's are `annotate.config`);
+- `knowledge_checks`: the checks of a knowledge answer against its documentation chunk (used by
+  the knowledge Q&A task, `annotate.tasks.knowledge_qa`).
 """
 
-from annotate.reasoning.config import VerifyConfig
 from annotate.reasoning.verifiers import (
     CannVerifier,
     GroundingVerifier,
@@ -17,6 +18,7 @@ from annotate.reasoning.verifiers import (
     default_verifiers,
     verifier_names,
 )
+from annotate.reasoning.verify_config import VerifyConfig
 
 __all__ = [
     "CannVerifier",

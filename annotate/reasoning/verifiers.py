@@ -19,8 +19,8 @@ from annotate.checker.astcheck import FRAGMENT_TEMPLATE
 from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
 from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
-from annotate.reasoning.config import VerifyConfig
 from annotate.reasoning.grounding import code_blocks, grounding_checks
+from annotate.reasoning.verify_config import VerifyConfig
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import Verifier
 

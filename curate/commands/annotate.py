@@ -27,7 +27,6 @@ from curate.errors import UserError
 from curate.settings import load_config
 from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
-from schemas.config import MAX_UNIT_LINES_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -79,40 +78,51 @@ def summary_line(summary: RunSummary, counts: ExportCounts, verifiers: str) -> s
         f"answer format {summary.response_format or '-'} ({summary.response_format_source or '-'}); "
         f"tokens {summary.prompt_tokens} in / {summary.completion_tokens} out{cost}; verifiers: {verifiers}; "
         f"annotations.parquet {counts.annotations} rows, attempts.parquet {counts.attempts} rows"
+        + left_out_line(summary)
     )
 
 
-# The options of [annotate]. AnnotateConfig (annotate/config.py) does not declare its help in
-# field metadata yet; until it does, the help is given here, once (the defaults are the fields').
-ANNOTATE_HELP = {
-    "teacher": "openai (any OpenAI-compatible URL) or local (llama.cpp).",
-    "base_url": "OpenAI-compatible endpoint, e.g. http://host:8000/v1.",
-    "model": "Teacher model name.",
-    "api_key_env": "Name of the environment variable holding the API key.",
-    "temperature": "Sampling temperature.",
-    "top_p": "Nucleus sampling top_p.",
-    "max_tokens": "Completion token limit (0: per teacher).",
-    "seed": "Sampling seed, when the server supports it.",
-    "response_format": "auto (ask the server once), json_schema, json_object (llama.cpp schema) or tagged.",
-    "prompt_style": "auto, full or compact (short, code truncated).",
-    "concurrency": "Requests in flight (0: 16, or 1 for local).",
-    "rpm": "Requests-per-minute limit (0: none).",
-    "tpm": "Tokens-per-minute limit (0: none).",
-    "timeout_s": "Per-request timeout in seconds (0: per teacher).",
-    "retries": "Retries per request on 429/5xx/timeouts.",
-    "format_retries": "Re-asks after truncated or unparsable answers.",
-    "max_rounds": "Verifier feedback rounds after the first answer.",
-    "limit": "Annotate at most this many units, or --task knowledge chunks (0: all).",
-    "max_unit_lines": MAX_UNIT_LINES_HELP,
-    "price_in": "Price per million prompt tokens (shows cost).",
-    "price_out": "Price per million completion tokens.",
-    "local_model": "GGUF for --teacher local (default: Gemma 3 270M).",
-}
+def left_out_line(summary: RunSummary) -> str:
+    """What the teacher did not see: compact prompts' cuts (full prompts show the whole unit)."""
+    window = f"; teacher context {summary.context_tokens} tokens ({summary.context_source})"
+    shown = window if summary.context_tokens else ""
+    if not summary.units_shortened:
+        return shown
+    return (
+        f"{shown}; compact prompts left out {summary.code_lines_left_out} code lines "
+        f"of {summary.units_shortened} units"
+    )
 
 
-@config_command(
-    AnnotateConfig, "annotate", only=ANNOTATE_HELP, helps=ANNOTATE_HELP, flags={"timeout_s": "--timeout"}
+# The [annotate] fields that are command-line options (their help is declared on the fields).
+ANNOTATE_OPTIONS = (
+    "teacher",
+    "base_url",
+    "model",
+    "api_key_env",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "seed",
+    "response_format",
+    "prompt_style",
+    "context_tokens",
+    "concurrency",
+    "rpm",
+    "tpm",
+    "timeout_s",
+    "retries",
+    "format_retries",
+    "max_rounds",
+    "limit",
+    "max_unit_lines",
+    "price_in",
+    "price_out",
+    "local_model",
 )
+
+
+@config_command(AnnotateConfig, "annotate", only=ANNOTATE_OPTIONS)
 def annotate(
     loaded: AnnotateConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
@@ -175,6 +185,10 @@ def annotate(
             oversized=outcome.oversized,
             response_format=summary.response_format,
             response_format_source=summary.response_format_source,
+            context_tokens=summary.context_tokens,
+            context_source=summary.context_source,
+            units_shortened=summary.units_shortened,
+            code_lines_left_out=summary.code_lines_left_out,
             failures=summary.failures,
             stopped=summary.stopped,
         )
@@ -195,7 +209,7 @@ def annotate(
 
 def knowledge_task(ws: Workspace, cfg: AnnotateConfig, cli: dict[str, Any], config_file: Any) -> None:
     """`--task knowledge`: questions grounded in the documentation chunks (curate/stages/knowledge.py)."""
-    from annotate.knowledge import KnowledgeConfig
+    from annotate.tasks.knowledge_qa import KnowledgeConfig
     from curate.stages.knowledge import default_checks, run_knowledge
 
     kcfg = load_config(KnowledgeConfig, "knowledge", cli=cli, config_file=config_file)

@@ -1,33 +1,28 @@
 """`curate annotate --task knowledge`: questions, reasoning and answers grounded in the chunks of
 docs.parquet -> knowledge.parquet.
 
-Per chunk one request asks for `questions_per_chunk` items (annotate/knowledge.py); each item is
-verified against its chunk (annotate/reasoning/knowledge.py); near-duplicate questions across all
-chunks are removed with the dedup MinHash machinery (word 3-grams, LSH candidates confirmed by
-exact Jaccard), and questions too close to a benchmark task description (benchmark.parquet) are
-marked `leak`. Every item is kept with its verdict; only `accepted` items are published.
+The teacher work is the knowledge Q&A task (`annotate.tasks.knowledge_qa`) on the one teacher loop
+(`annotate.run.run_task`): one request per chunk asks for `questions_per_chunk` items, each item
+is judged against its chunk, and every reply is journaled in the workspace's annotate.sqlite, so a
+rerun sends no request. This stage reads the chunks, turns the outcomes into rows, removes
+near-duplicate questions across all chunks with the dedup MinHash machinery (word 3-grams, LSH
+candidates confirmed by exact Jaccard), marks questions too close to a benchmark task description
+(benchmark.parquet) as `leak`, and writes knowledge.parquet. Every item is kept with its verdict;
+only `accepted` items are published.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
 from annotate.config import AnnotateConfig
-from annotate.knowledge import (
-    KNOWLEDGE_PROMPT,
-    KnowledgeConfig,
-    KnowledgeParseError,
-    parse,
-    prompt,
-    response_schema,
-)
-from annotate.limits import RateLimiter
-from annotate.negotiate import choose_format
-from annotate.reasoning.knowledge import BlockCheck, substance_checks, surface_block_check, verify_answer
-from annotate.teacher import TeacherClient, TeacherError, TeacherFatal
+from annotate.journal import JournalError
+from annotate.loop import ItemOutcome
+from annotate.reasoning.knowledge_checks import BlockCheck, surface_block_check
+from annotate.run import run_task
+from annotate.tasks.knowledge_qa import KnowledgeConfig, KnowledgeQATask, QuestionAnswer
 from curate.errors import UserError
 from curate.publish.split import split_of
 from curate.stages.annotate import read_api_key, teacher_endpoint
@@ -42,19 +37,22 @@ class KnowledgeSummary:
     chunks: int
     counts: dict[str, int]
     failed_chunks: int
+    requested: int = 0  # answers received from the teacher in this run
+    cached: int = 0  # answers served from the journal
 
     def line(self, table: str) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
-        return f"knowledge: {self.chunks} chunks, {counts or 'no items'}, {self.failed_chunks} chunks failed -> {table}"
+        return (
+            f"knowledge: {self.chunks} chunks, {counts or 'no items'}, {self.failed_chunks} chunks failed; "
+            f"{self.requested} answers received, {self.cached} from the journal -> {table}"
+        )
 
 
-def _items_for(
-    chunk: DocChunk, qas: list, model: str, catalog: set[str], check: BlockCheck | None, cfg: KnowledgeConfig
-) -> list[KnowledgeItem]:
+def _items_for(chunk: DocChunk, outcome: ItemOutcome[list[QuestionAnswer]]) -> list[KnowledgeItem]:
+    """The rows of one answered chunk: each question with its own verdict and findings."""
+    assert outcome.record is not None and outcome.judged is not None
     out = []
-    for qa in qas:
-        diags = substance_checks(chunk, qa.question, qa.reasoning, qa.answer)
-        diags += verify_answer(chunk, qa.question, qa.answer, catalog, check, cfg.paste_ratio)
+    for qa, diags in zip(outcome.record, outcome.judged.parts, strict=True):
         out.append(
             KnowledgeItem(
                 item_id=stable_id(chunk.chunk_id, qa.question),
@@ -71,52 +69,12 @@ def _items_for(
                 commit=chunk.commit,
                 path=chunk.path,
                 license=chunk.license,
-                teacher_model=model,
-                prompt_version=KNOWLEDGE_PROMPT,
+                teacher_model=outcome.teacher_model,
+                prompt_version=KnowledgeQATask.version,
                 split=split_of(chunk.path, 0.1, "knowledge"),
             )
         )
     return out
-
-
-async def _ask_all(
-    chunks: list[DocChunk], config: AnnotateConfig, api_key: str, cfg: KnowledgeConfig
-) -> list:
-    client = TeacherClient(
-        base_url=config.base_url,
-        api_key=api_key,
-        model=config.model,
-        timeout_s=config.timeout_s,
-        retries=config.retries,
-        backoff_base_s=config.backoff_base_s,
-        backoff_max_s=config.backoff_max_s,
-        limiter=RateLimiter(config.rpm, config.tpm),
-        concurrency=config.concurrency,
-    )
-    fmt = None
-    try:  # `auto`: the format this server accepts (annotate.negotiate), probed once
-        chosen = (await choose_format(config, client, None, "")).response_format
-    except TeacherFatal as stop:
-        await client.close()
-        raise UserError(f"knowledge stopped: {client.redact(stop.message)}") from None
-    if chosen == "json_schema":
-        schema = response_schema(cfg.questions_per_chunk)
-        fmt = {"type": "json_schema", "json_schema": {"name": "knowledge", "strict": True, "schema": schema}}
-    elif chosen == "json_object":
-        fmt = {"type": "json_object"}
-
-    async def one(chunk: DocChunk) -> object:
-        messages = prompt(chunk, cfg.questions_per_chunk, cfg.max_chunk_chars)
-        try:
-            reply = await client.complete(messages, config.generation_params(), fmt, len(chunk.text) // 3)
-            return parse(reply.content, reply.finish_reason)
-        except (TeacherError, KnowledgeParseError) as exc:
-            return exc
-
-    try:
-        return list(await asyncio.gather(*(one(c) for c in chunks)))
-    finally:
-        await client.close()
 
 
 def run_knowledge(
@@ -134,14 +92,17 @@ def run_knowledge(
         raise UserError(f"no documentation chunk of at least {cfg.min_chunk_chars} characters in {ws.docs}")
     api_key = read_api_key(config)
     with ws.locked(), teacher_endpoint(config) as endpoint:
-        replies = asyncio.run(_ask_all(chunks, endpoint, api_key, cfg))
+        try:
+            run = run_task(KnowledgeQATask(cfg, catalog, check), chunks, endpoint, ws.journal, api_key)
+        except JournalError as exc:
+            raise UserError(str(exc)) from None
+        if run.summary.stopped:
+            raise UserError(f"knowledge stopped: {run.summary.stopped}")
+        answered = {o.item_id: o for o in run.outcomes if o.record is not None}
         items: list[KnowledgeItem] = []
-        failed = 0
-        for chunk, reply in zip(chunks, replies, strict=True):
-            if isinstance(reply, Exception):
-                failed += 1
-                continue
-            items += _items_for(chunk, reply, endpoint.model, catalog, check, cfg)
+        for chunk in chunks:
+            if chunk.chunk_id in answered:
+                items += _items_for(chunk, answered[chunk.chunk_id])
         mark_duplicates(items, cfg.duplicate_threshold)
         bench = read_records(ws.benchmark, BenchmarkItem) if ws.benchmark.exists() else []
         mark_leaks(items, bench, cfg.leak_threshold)
@@ -152,7 +113,8 @@ def run_knowledge(
                 config={**dataclasses.asdict(cfg), "model": endpoint.model}, chunks=len(chunks), counts=counts
             )
         )
-    return KnowledgeSummary(len(chunks), counts, failed)
+    failed = sum(1 for chunk in chunks if chunk.chunk_id not in answered)
+    return KnowledgeSummary(len(chunks), counts, failed, run.summary.requested, run.summary.cached)
 
 
 def default_checks() -> tuple[set[str], BlockCheck]:

@@ -201,6 +201,9 @@ class OpenAIServer:
         self._ready = threading.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
         self.record_bodies = True  # benchmarks turn this off to keep memory flat
+        self.model_info: dict[str, Any] = {}  # extra fields of each /v1/models entry (vLLM: max_model_len)
+        self.props: dict[str, Any] | None = None  # llama.cpp's GET /props body; None: 404
+        self.lookups: list[str] = []  # paths of the GET requests (models, props) received
 
     # -- scripting ------------------------------------------------------------------------------
     def push(self, *replies: Reply) -> None:
@@ -314,9 +317,15 @@ class OpenAIServer:
         raw = await reader.readexactly(length) if length else b""
         keep_alive = headers.get("connection", "").lower() != "close"
 
+        if method == "GET":
+            with self._lock:
+                self.lookups.append(path)
+        if method == "GET" and path.rstrip("/") == "/props" and self.props is not None:
+            await self._send(writer, 200, json.dumps(self.props).encode(), {}, keep_alive)
+            return keep_alive
         if method == "GET" and path.rstrip("/").endswith("/models"):
             names = self.profile.models if self.profile is not None else ("test-model",)
-            data = [{"id": name, "object": "model"} for name in names]
+            data = [{"id": name, "object": "model", **self.model_info} for name in names]
             body = json.dumps({"object": "list", "data": data}).encode()
             await self._send(writer, 200, body, {}, keep_alive)
             return keep_alive

@@ -1,6 +1,7 @@
-"""The annotation task as two pure functions: `prompt(unit, ...) -> messages` and
-`parse(unit, content, finish_reason) -> ParsedAnswer`. No I/O, no transport: the loop sends the
-messages and hands the reply back here.
+"""The kernel-reasoning task (`KernelReasoningTask`, the contract of `annotate.tasks`): the
+prompt for one kernel unit, the parsing of the teacher's answer into reasoning sections, and its
+verification by the [verify] verifiers. No I/O, no transport: the loop sends the messages and
+hands the reply back here.
 
 The teacher sees the real kernel (reverse chain-of-thought) and writes the reasoning that leads
 from an *instruction* to it. The instruction is built here from the facts the parser extracted
@@ -15,13 +16,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from annotate.prompts import PROMPT_VERSION, render
 from annotate.statement import statement
+from annotate.tasks import JournalRow, Message, Prompt, TaskParseError, Verdict
+from annotate.teacher import TeacherReply
 from schemas import Diagnostic, KernelUnit
-from schemas.verdicts import REASONING_SECTIONS
+from schemas.verdicts import REASONING_SECTIONS, Verifier, run_verifiers
 
 SECTION_KEYS = tuple(key for key, _ in REASONING_SECTIONS)
 # Per-section length bound in the compact JSON grammar: 7 sections x 300 chars stay under the
@@ -117,7 +122,7 @@ def _drop_if_licence(match: re.Match[str]) -> str:
     return "".join(f"{m}\n" for m in markers)
 
 
-def _drop_licence_comments(code: str) -> str:
+def drop_licence_comments(code: str) -> str:
     """Licence headers are long, identical boilerplate: they cost context and teach nothing."""
     if not _LICENCE_WORDS.search(code):
         return code.strip("\n")
@@ -127,12 +132,13 @@ def _drop_licence_comments(code: str) -> str:
 
 
 def shorten_code(code: str, max_chars: int) -> tuple[str, int]:
-    """The code without licence headers, cut to `max_chars` by omitting middle lines.
+    """The code without licence headers, cut to `max_chars` by omitting middle lines (compact
+    prompts only: the full prompt shows the whole unit).
 
     Returns (text, omitted line count). The head (includes, tiling, class layout, Init) and the
     tail (the entry function, which follows the class in most kernels) carry the most meaning.
     """
-    text = _drop_licence_comments(code)
+    text = drop_licence_comments(code)
     if len(text) <= max_chars:
         return text, 0
     lines = text.splitlines()
@@ -172,13 +178,34 @@ def format_instructions(response_format: str, style: str) -> str:
     return render("format_json_compact" if style == "compact" else "format_json", keys=keys)
 
 
-def prompt(unit: KernelUnit, style: str, response_format: str, max_code_chars: int) -> list[dict[str, str]]:
-    """The first-round conversation for one unit."""
-    instruction = build_instruction(unit)
-    code, omitted = shorten_code(unit.code, max_code_chars)
-    note = render("truncation_note") if omitted else ""
+def _left_out_note(kernel_omitted: int, kernel_lines: int, host_lines: int) -> str:
+    """What a compact prompt leaves out, in words the teacher (and the summary) can read."""
+    parts = []
+    if kernel_omitted:
+        parts.append(f"{kernel_omitted} of the kernel's {kernel_lines} lines")
+    if host_lines:
+        parts.append(f"the host code ({host_lines} line{'s' if host_lines != 1 else ''})")
+    return render("omitted_note", what=" and ".join(parts)) if parts else ""
+
+
+def prompt(
+    unit: KernelUnit, style: str, response_format: str, compact_code_chars: int, instruction: str = ""
+) -> Prompt:
+    """The first-round conversation for one unit.
+
+    The full prompt shows the whole unit (kernel and host code, licence headers dropped): whether
+    it fits the teacher's context is decided by the loop, which leaves out a unit that does not
+    fit instead of cutting it. The compact prompt (small-context servers) cuts the kernel to
+    `compact_code_chars`, leaves out the host code, and says so in the prompt.
+    """
+    instruction = instruction or build_instruction(unit)
     fmt = format_instructions(response_format, style)
     if style == "compact":
+        full_kernel = drop_licence_comments(unit.code)
+        code, omitted = shorten_code(unit.code, compact_code_chars)
+        host = drop_licence_comments(unit.host_code) if unit.host_code.strip() else ""
+        host_lines = host.count("\n") + 1 if host else 0
+        note = _left_out_note(omitted, full_kernel.count("\n") + 1, host_lines)
         # One user message: chat templates of small models (Gemma) drop or reject system turns.
         user = render(
             "user_compact",
@@ -187,22 +214,21 @@ def prompt(unit: KernelUnit, style: str, response_format: str, max_code_chars: i
             truncation_note=note,
             format=fmt,
         )
-        return [{"role": "user", "content": user}]
+        return Prompt([{"role": "user", "content": user}], omitted + host_lines)
     host_block = ""
     if unit.host_code.strip():
-        host, host_omitted = shorten_code(unit.host_code, max(2000, max_code_chars // 3))
-        host_block = render("host_block", host_code=as_data(host, "host_code"))
-        if host_omitted and not omitted:
-            note = render("truncation_note")
+        host_block = render(
+            "host_block", host_code=as_data(drop_licence_comments(unit.host_code), "host_code")
+        )
     user = render(
         "user",
         instruction=instruction,
-        code=as_data(code, "kernel_code"),
+        code=as_data(drop_licence_comments(unit.code), "kernel_code"),
         host_block=host_block,
-        truncation_note=note,
+        truncation_note="",
         format=fmt,
     )
-    return [{"role": "system", "content": render("system")}, {"role": "user", "content": user}]
+    return Prompt([{"role": "system", "content": render("system")}, {"role": "user", "content": user}])
 
 
 def feedback_message(diagnostics: list[Diagnostic]) -> dict[str, str]:
@@ -252,7 +278,7 @@ def response_format_param(response_format: str, style: str, max_tokens: int = 0)
 # -- parsing ----------------------------------------------------------------------------------
 
 
-class ParseError(ValueError):
+class ParseError(TaskParseError):
     """The reply is not an answer in the required form; the message says why (fed back as-is)."""
 
 
@@ -336,3 +362,61 @@ def parse(unit: KernelUnit, content: str, finish_reason: str) -> ParsedAnswer:
     if not sections:
         raise ParseError("every section of the answer is empty")
     return ParsedAnswer(sections, render_reasoning(sections))
+
+
+# -- the task ---------------------------------------------------------------------------------
+
+# Instructions are built once per unit (from its docs and facts) and used by its prompt, its
+# verification and its journal row; a few thousand are kept, not one per unit of a large run.
+_KEPT_INSTRUCTIONS = 4096
+
+
+class KernelReasoningTask:
+    """The reasoning behind one kernel unit, judged by `verifiers` (with feedback rounds)."""
+
+    name = "kernel"
+
+    def __init__(
+        self, style: str, compact_code_chars: int, max_tokens: int, verifiers: Sequence[Verifier]
+    ) -> None:
+        self.style = style
+        self.version = prompt_version(style)
+        self.compact_code_chars = compact_code_chars
+        self.max_tokens = max_tokens
+        self.verifiers = list(verifiers)
+        self._instructions: OrderedDict[str, str] = OrderedDict()
+
+    def instruction(self, unit: KernelUnit) -> str:
+        text = self._instructions.get(unit.unit_id)
+        if text is None:
+            text = self._instructions[unit.unit_id] = build_instruction(unit)
+            if len(self._instructions) > _KEPT_INSTRUCTIONS:
+                self._instructions.popitem(last=False)
+        return text
+
+    def item_id(self, item: KernelUnit) -> str:
+        return item.unit_id
+
+    def prompt(self, item: KernelUnit, response_format: str) -> Prompt:
+        return prompt(item, self.style, response_format, self.compact_code_chars, self.instruction(item))
+
+    def response_format(self, response_format: str) -> dict[str, Any] | None:
+        return response_format_param(response_format, self.style, self.max_tokens)
+
+    def parse(self, item: KernelUnit, reply: TeacherReply) -> ParsedAnswer:
+        return parse(item, reply.content, reply.finish_reason)
+
+    def verify(self, item: KernelUnit, record: ParsedAnswer) -> Verdict:
+        return Verdict.of(run_verifiers(self.verifiers, item, self.instruction(item), record.reasoning))
+
+    def feedback(self, verdict: Verdict) -> Message | None:
+        return feedback_message(verdict.diagnostics)
+
+    def format_retry(self, reason: str) -> Message:
+        return format_retry_message(reason)
+
+    def text_of(self, record: ParsedAnswer) -> str:
+        return record.reasoning
+
+    def journal_row(self, item: KernelUnit) -> JournalRow:
+        return JournalRow(self.instruction(item), item.code)

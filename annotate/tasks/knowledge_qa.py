@@ -1,21 +1,29 @@
-"""The knowledge task: questions, reasoning and answers grounded in one documentation chunk.
+"""The knowledge Q&A task (`KnowledgeQATask`, the contract of `annotate.tasks`): questions,
+reasoning and answers grounded in one documentation chunk.
 
-As the kernel task (`annotate/task.py`), two pure functions: `prompt(chunk, count) -> messages`
-and `parse(content, finish_reason) -> list[QuestionAnswer]`; the transport is elsewhere. The
-chunk text goes inside <doc_section> tags (closing tags inside it neutralised), and the answer
-must be the JSON shape below, whatever the documentation says.
+One request per chunk asks for `questions_per_chunk` items; `parse` reads them, and `verify`
+judges each item on its own against its chunk (`annotate.reasoning.knowledge_checks`). There are
+no feedback rounds: a rejected item is kept with its verdict, the others stand. The transport,
+the journal and its cache are the shared loop's (`annotate.loop`), so a rerun asks nothing that
+was answered. The chunk text goes inside <doc_section> tags (closing tags inside it neutralised),
+and the answer must be the JSON shape below, whatever the documentation says.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from annotate.prompts import PROMPT_VERSION, render
-from schemas import DocChunk
+from annotate.reasoning.knowledge_checks import BlockCheck, substance_checks, verify_answer
+from annotate.tasks import Message, Prompt, TaskParseError, Verdict
+from annotate.teacher import TeacherReply
+from schemas import Diagnostic, DocChunk
 from schemas.config import ConfigError
+from schemas.verdicts import is_accepted
 
 KNOWLEDGE_PROMPT = f"{PROMPT_VERSION}-knowledge"
 
@@ -78,7 +86,7 @@ def response_schema(count: int) -> dict[str, Any]:
     }
 
 
-class KnowledgeParseError(ValueError):
+class KnowledgeParseError(TaskParseError):
     """The reply is not the items JSON; the message says why."""
 
 
@@ -112,3 +120,63 @@ def parse(content: str, finish_reason: str = "stop") -> list[QuestionAnswer]:
     if not out:
         raise KnowledgeParseError("no item has a question, a reasoning and an answer")
     return out
+
+
+def judge(
+    chunk: DocChunk, qa: QuestionAnswer, catalog: set[str], check: BlockCheck | None, paste_ratio: float
+) -> list[Diagnostic]:
+    """One item's findings: substance, then grounding in its chunk."""
+    found = substance_checks(chunk, qa.question, qa.reasoning, qa.answer)
+    return found + verify_answer(chunk, qa.question, qa.answer, catalog, check, paste_ratio)
+
+
+class KnowledgeQATask:
+    """Questions on one documentation chunk; each item judged against the chunk, no feedback rounds."""
+
+    name = "knowledge"
+    version = KNOWLEDGE_PROMPT
+
+    def __init__(self, cfg: KnowledgeConfig, catalog: set[str], check: BlockCheck | None = None) -> None:
+        self.cfg = cfg
+        self.catalog = catalog
+        self.check = check
+
+    def item_id(self, item: DocChunk) -> str:
+        return item.chunk_id
+
+    def prompt(self, item: DocChunk, response_format: str) -> Prompt:
+        del response_format  # the prompt always asks for the items JSON
+        return Prompt(prompt(item, self.cfg.questions_per_chunk, self.cfg.max_chunk_chars))
+
+    def response_format(self, response_format: str) -> dict[str, Any] | None:
+        if response_format == "json_schema":
+            schema = response_schema(self.cfg.questions_per_chunk)
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": "knowledge", "strict": True, "schema": schema},
+            }
+        if response_format == "json_object":
+            return {"type": "json_object"}
+        return None
+
+    def parse(self, item: DocChunk, reply: TeacherReply) -> list[QuestionAnswer]:
+        del item
+        return parse(reply.content, reply.finish_reason)
+
+    def verify(self, item: DocChunk, record: list[QuestionAnswer]) -> Verdict:
+        parts = [judge(item, qa, self.catalog, self.check, self.cfg.paste_ratio) for qa in record]
+        flat = [d for part in parts for d in part]
+        return Verdict(any(is_accepted(part) for part in parts), flat, parts)
+
+    def feedback(self, verdict: Verdict) -> Message | None:
+        del verdict
+        return None
+
+    def format_retry(self, reason: str) -> Message:
+        return {"role": "user", "content": render("format_retry", reason=reason)}
+
+    def text_of(self, record: list[QuestionAnswer]) -> str:
+        return json.dumps([dataclasses.asdict(qa) for qa in record], ensure_ascii=False)
+
+    def journal_row(self, item: DocChunk) -> None:
+        del item  # the stage writes knowledge.parquet from the outcomes
