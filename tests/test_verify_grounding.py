@@ -119,6 +119,9 @@ def test_the_faithful_reasoning_passes_every_verifier() -> None:
 
 
 CHECKS = [
+    "grounding.injection",
+    "grounding.repetition",
+    "grounding.substance",
     "grounding.api_exists",
     "grounding.api_used",
     "grounding.buffer_num",
