@@ -140,8 +140,9 @@ def unit_facts(unit: KernelUnit) -> UnitFacts:
     names |= set(unit.apis) | {f.name for f in unit.tiling_fields} | set(unit.queue_positions)
     names |= {unit.kernel_name, unit.op_name, unit.tiling_struct} - {""}
     if unit.op_def is not None:
-        tensors = [*unit.op_def.inputs, *unit.op_def.outputs, *unit.op_def.attrs]
-        names |= {t.name for t in tensors if len(t.name) >= 2}
+        declared = [t.name for t in [*unit.op_def.inputs, *unit.op_def.outputs]]
+        declared += [a.name for a in unit.op_def.attrs]
+        names |= {n for n in declared if len(n) >= 2}
     names |= {c.name for c in unit.kernel_classes}
     lowered = code.lower()
     dtypes = {canon for word, canon in DTYPE_WORDS.items() if re.search(rf"\b{word}", lowered)}
