@@ -4,9 +4,9 @@ A reasoning section is a paragraph, so checking a fact per line (and excusing th
 of a few phrases sits anywhere on it) both flags what the writer denied ("no L0C double
 buffering", "double buffering would bring nothing") and excuses what it asserted next to an
 unrelated "without". The unit here is the clause: the prose is cut into sentences, sentences into
-clauses (at `;`, `:`, parentheses, dashes, and conjunctions that start a new statement: "but",
-"while", "whereas", "so", "because", "since", "which", "and then"), and each clause is judged on
-its own:
+clauses (at `;`, `:`, parentheses, dashes, conjunctions that start a new statement: "but",
+"while", "whereas", "so", "because", "since", "which", ", and", and before an adjunct introduced
+by a comma: ", without ...", ", not ...", ", unlike ..."), and each clause is judged on its own:
 
 - negated: "no", "not", "never", "without", "n't", "neither/nor", "nothing", "none", "avoid",
   "unnecessary", "reject(ed)", "instead of", "rather than", "unlike", "is useless" ...
@@ -30,7 +30,7 @@ FENCE_RE = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$", re.DOTALL | re.MULTILINE)
 # bracket (not "e.g. x", not "1.5", not `a.b`), or at a line break.
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'0-9*-])|\n+")
 _CLAUSE_SPLIT_RE = re.compile(
-    r"\s*[;()\[\]]\s*|:\s+|\s+[-\u2013\u2014]{1,2}\s+|,\s+and\s+|,?\s+\b(?:but|while|whereas|so that|so|because|"
+    r"\s*[;()\[\]]\s*|:\s+|\s+[-\u2013\u2014]{1,2}\s+|,\s+and\s+|,\s+(?=(?:without|with|unlike|instead|rather|except|not|no|never|nor)\b)|,?\s+\b(?:but|while|whereas|so that|so|because|"
     r"since|which|and then|though|although|unless|otherwise|yet|hence|thus|therefore)\b\s+",
     re.IGNORECASE,
 )
@@ -63,6 +63,7 @@ class Clause:
     start: int  # offset of the clause in the reasoning
     line: int  # 1-based line of the clause's start
     assertive: bool  # a claim about this kernel (not negated, modal, proposed or comparative)
+    sentence: str = ""  # the whole sentence the clause belongs to
 
 
 def prose(reasoning: str) -> str:
@@ -104,7 +105,7 @@ def clauses(reasoning: str) -> list[Clause]:
                 continue
             while line + 1 < len(line_starts) and line_starts[line + 1] <= c_start:
                 line += 1
-            found.append(Clause(clause, c_start, line + 1, is_assertive(clause)))
+            found.append(Clause(clause, c_start, line + 1, is_assertive(clause), sentence))
     return found
 
 

@@ -115,10 +115,17 @@ BUFFER_CLAIMS = (
     (re.compile(r"\b(?:queue )?depth (?:of )?(\d+)\b", re.IGNORECASE), None),
     (re.compile(r"\b(\d+) (?:ping-pong )?buffers (?:per|in each|for each) queue\b", re.IGNORECASE), None),
 )
-CONSTANT_CLAIM_RE = re.compile(r"`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?(\d+)\b")
+# `NAME = 128` as a claim; not the tail of an expression (`45 * 1024 / NAME = 11520` states the
+# expression's value) nor one name of a tuple (`A x B x NAME = 256 x 256 x 64`).
+CONSTANT_CLAIM_RE = re.compile(
+    r"(?<![*/+\-(,\w])(?<![*/+\-(,x] )(?<!\u00d7 )`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?"
+    r"(\d+)\b(?!\s*(?:x|\u00d7|,\s*\d|[*/+\-]\s*\w))"
+)
 CODE_CONSTANT_RES = (
     re.compile(r"^\s*#\s*define\s+([A-Z][A-Z0-9_]*)\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$", re.MULTILINE),
-    re.compile(r"\b(?:constexpr|const)\s+[\w:<>]+\s+([A-Z][A-Z0-9_]*)\s*=\s*(\d+)[uUlL]*\s*;"),
+    re.compile(
+        r"\b(?:static\s+)?(?:constexpr|const)\s+(?:static\s+)?[\w:<>]+\s+([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;"
+    ),
 )
 TILING_ACCESS_RE = re.compile(r"\btiling(?:_?[Dd]ata)?(?:_|\b)\s*(?:\.|->)\s*(\w+)")
 WORD_RE = re.compile(r"[A-Za-z_]\w*|\d+|\S")
@@ -204,7 +211,7 @@ def bare_mentions(reasoning: str, names: set[str]) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for m in BARE_NAME_RE.finditer(text):
         name = m.group(1)
-        if name not in names or name in PROSE_WORDS:
+        if name not in names or name in PROSE_WORDS or LEVEL_RE.fullmatch(name):
             continue
         humps = sum(c.isupper() for c in name)
         if humps == 1 and _sentence_start(text, m.start()):
@@ -292,10 +299,11 @@ def declared_depths(unit: KernelUnit) -> set[int]:
 
 
 def _other_level(clause: Clause | None, positions: set[str]) -> bool:
-    """The clause is about a memory level where the kernel declares no queue of its own."""
+    """The sentence is about a memory level where the kernel declares no queue of its own (a
+    parenthesis, "(depth 2 x stepKa)", belongs to the sentence's subject)."""
     if clause is None:
         return False
-    for m in LEVEL_RE.finditer(clause.text):
+    for m in LEVEL_RE.finditer(clause.sentence):
         level = m.group(1)
         if not (LEVEL_POSITIONS.get(level, {level}) & positions):
             return True
@@ -303,9 +311,9 @@ def _other_level(clause: Clause | None, positions: set[str]) -> bool:
 
 
 def check_buffer_num(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
-    if unit.buffer_num <= 0:
-        return
     depths = declared_depths(unit)
+    if not depths:
+        return  # no queue depth known: nothing to hold a count against
     positions = set(unit.queue_positions)
     index = ClauseIndex(reasoning)
     for regex, fixed in BUFFER_CLAIMS:
