@@ -141,3 +141,18 @@ def test_a_section_without_facts_is_named_with_examples(checks) -> None:  # type
     text = reasoning(tail_and_dtype="Everything is handled carefully and correctly here.")
     [diag] = [d for d in errors(checks, text) if d.check == "grounding.substance"]
     assert "`tail_and_dtype`" in diag.message and "`TILE_LENGTH`" in diag.message
+
+
+def test_a_method_of_an_ascendc_object_the_kernel_never_calls_is_rejected(checks) -> None:  # type: ignore[no-untyped-def]
+    text = reasoning(pipeline=SECTIONS["pipeline"] + " The tiles are ordered with `inQueueX.Sort()`.")
+    assert [d.check for d in errors(checks, text)] == ["grounding.api_used"]
+    fine = reasoning(pipeline=SECTIONS["pipeline"] + " Tiles come from `inQueueX.AllocTensor<half>()`.")
+    assert errors(checks, fine) == []
+
+
+def test_a_camel_case_queue_depth_constant_is_checked_against_the_code(checks) -> None:  # type: ignore[no-untyped-def]
+    code = CODE.replace("BUFFER_NUM", "kBufNum")
+    text = reasoning(pipeline=SECTIONS["pipeline"].replace("BUFFER_NUM = 2", "kBufNum = 1"))
+    assert "grounding.constants" in {d.check for d in errors(checks, text, unit(code=code))}
+    right = reasoning(pipeline=SECTIONS["pipeline"].replace("BUFFER_NUM = 2", "kBufNum = 2"))
+    assert errors(checks, right, unit(code=code)) == []

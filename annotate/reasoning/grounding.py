@@ -118,7 +118,7 @@ BUFFER_CLAIMS = (
 # `NAME = 128` as a claim; not the tail of an expression (`45 * 1024 / NAME = 11520` states the
 # expression's value) nor one name of a tuple (`A x B x NAME = 256 x 256 x 64`).
 CONSTANT_CLAIM_RE = re.compile(
-    r"(?<![*/+\-(,\w])(?<![*/+\-(,x] )(?<!\u00d7 )`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?"
+    r"(?<![*/+\-,\w])(?<![*/+\-,x] )(?<!\u00d7 )`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?"
     r"(\d+)\b(?!\s*(?:x|\u00d7|,\s*\d|[*/+\-]\s*\w))"
 )
 CODE_CONSTANT_RES = (
@@ -220,6 +220,19 @@ def bare_mentions(reasoning: str, names: set[str]) -> list[tuple[str, int]]:
     return found
 
 
+MEMBER_RE = re.compile(r"(?:\.|->)\s*([A-Z]\w*)\b")
+
+
+def member_mentions(reasoning: str) -> list[tuple[str, str, int]]:
+    """Methods called in code spans (`pipe->FetchEventID(...)`, `que.AllocTensor<T>()`): an API
+    of an AscendC object the kernel would have to call."""
+    found: list[tuple[str, str, int]] = []
+    for span in CODE_SPAN_RE.finditer(reasoning):
+        for m in MEMBER_RE.finditer(span.group(1)):
+            found.append((m.group(1), "", span.start() + 1 + m.start(1)))
+    return found
+
+
 def _in_code(name: str, code: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", code) is not None
 
@@ -268,6 +281,7 @@ def check_api_used(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iterat
     index = ClauseIndex(reasoning)
     stated = [(m.name, m.qualified, m.offset) for m in api_mentions(reasoning)]
     stated += [(name, "", pos) for name, pos in bare_mentions(reasoning, callable_names)]
+    stated += member_mentions(reasoning)
     seen: set[str] = set()
     for name, qualified, pos in sorted(stated, key=lambda s: s[2]):
         if name not in callable_names or name in used or name in seen or _in_code(name, unit.code):
@@ -341,9 +355,22 @@ def code_constants(code: str) -> dict[str, int]:
     return values
 
 
+def _constant_claims(reasoning: str, defined: dict[str, int]) -> Iterator[re.Match[str]]:
+    """`NAME = 128` claims; for a constant the code names in camelCase (`kBufNum`), only with `=`."""
+    yield from CONSTANT_CLAIM_RE.finditer(reasoning)
+    named = [n for n in defined if not n.isupper() and len(n) >= 4]
+    if named:
+        pattern = (
+            r"(?<![*/+\-,\w.>])`?\b("
+            + "|".join(map(re.escape, named))
+            + r")\b`?\s*=\s*`?(\d+)\b(?!\s*(?:x|,\s*\d|[*/+\-]))"
+        )
+        yield from re.finditer(pattern, reasoning)
+
+
 def check_constants(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
     defined = code_constants(unit.code)
-    for m in CONSTANT_CLAIM_RE.finditer(reasoning):
+    for m in _constant_claims(reasoning, defined):
         name, stated = m.group(1), int(m.group(2))
         if name in defined and defined[name] != stated:
             yield Diagnostic(
