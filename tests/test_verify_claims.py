@@ -156,3 +156,9 @@ def test_a_camel_case_queue_depth_constant_is_checked_against_the_code(checks) -
     assert "grounding.constants" in {d.check for d in errors(checks, text, unit(code=code))}
     right = reasoning(pipeline=SECTIONS["pipeline"].replace("BUFFER_NUM = 2", "kBufNum = 2"))
     assert errors(checks, right, unit(code=code)) == []
+
+
+def test_a_sentence_repeated_within_one_section_is_padding(checks) -> None:  # type: ignore[no-untyped-def]
+    padded = reasoning(pipeline=(SECTIONS["pipeline"] + " ") * 3)
+    [diag] = [d for d in errors(checks, padded) if d.check == "grounding.repetition"]
+    assert "the section `pipeline`" in diag.message

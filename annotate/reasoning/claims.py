@@ -21,6 +21,7 @@ checks them); inline code spans stay part of their clause.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,8 +92,10 @@ def is_assertive(clause: str) -> bool:
     return not (NEGATION_RE.search(clause) or MODAL_RE.search(clause) or GENERAL_RE.search(clause))
 
 
-def clauses(reasoning: str) -> list[Clause]:
-    """Every clause of the reasoning's prose with its offset, line and whether it asserts."""
+@functools.lru_cache(maxsize=8)
+def clauses(reasoning: str) -> tuple[Clause, ...]:
+    """Every clause of the reasoning's prose with its offset, line and whether it asserts (kept
+    for the last few reasonings: several checks read the same one)."""
     text = prose(reasoning)
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
     found: list[Clause] = []
@@ -106,7 +109,7 @@ def clauses(reasoning: str) -> list[Clause]:
             while line + 1 < len(line_starts) and line_starts[line + 1] <= c_start:
                 line += 1
             found.append(Clause(clause, c_start, line + 1, is_assertive(clause), sentence))
-    return found
+    return tuple(found)
 
 
 def sentences(text: str) -> list[str]:

@@ -183,7 +183,7 @@ class ClauseIndex:
     """The clause around any offset of a reasoning."""
 
     def __init__(self, reasoning: str) -> None:
-        self.items: list[Clause] = clauses(reasoning)
+        self.items: tuple[Clause, ...] = clauses(reasoning)
         self.starts = [c.start for c in self.items]
 
     def at(self, pos: int) -> Clause | None:

@@ -196,24 +196,28 @@ def _normal(sentence: str) -> str:
 
 
 def check_repetition(reasoning: str) -> Iterator[Diagnostic]:
+    """A sentence said twice, in two sections or twice in one, is padding."""
     sections = reasoning_sections(reasoning)
     seen: dict[str, str] = {}
     reported: set[str] = set()
     for key, body in sections.items():
-        for sentence in {_normal(s) for s in sentences(body)}:
+        for sentence in (_normal(s) for s in sentences(body)):
             if len(sentence) < _SENTENCE_MIN_CHARS:
                 continue
-            first = seen.setdefault(sentence, key)
-            if first != key and sentence not in reported:
-                reported.add(sentence)
-                yield Diagnostic(
-                    "grounding.repetition",
-                    "error",
-                    f"the sections `{first}` and `{key}` repeat the same sentence ({sentence[:80]!r}); "
-                    "each section must say what is specific to its topic for this kernel",
-                    "",
-                    0,
-                )
+            first = seen.setdefault(sentence, "")
+            seen[sentence] = key
+            if not first or sentence in reported:
+                continue
+            reported.add(sentence)
+            where = f"the section `{key}`" if first == key else f"the sections `{first}` and `{key}`"
+            yield Diagnostic(
+                "grounding.repetition",
+                "error",
+                f"{where} repeat the same sentence ({sentence[:80]!r}); each section must say what is "
+                "specific to its topic for this kernel",
+                "",
+                0,
+            )
 
 
 def check_substance(unit: KernelUnit, reasoning: str, min_specific: int) -> Iterator[Diagnostic]:
