@@ -215,6 +215,15 @@ def rename(text: str, names: dict[str, str]) -> str:
     return text
 
 
+def doc_renames(doc: OperatorDoc, op_def: OpDef | None) -> dict[str, str]:
+    """Every documented name -> the OpDef's name for it (attributes and mapped tensors)."""
+    if op_def is None:
+        return {}
+    names = _attribute_names(doc, op_def)
+    names |= {k: v for k, v in map_tensors(doc, op_def).names.items() if v is not None}
+    return names
+
+
 def covered_names(unit: KernelUnit) -> set[str]:
     """OpDef tensor and attribute names the documented statement already states (the facts need
     not list them again: one name per attribute)."""
@@ -299,10 +308,15 @@ def lead_paragraph(raw: str) -> str:
     or HTML): what a sample without a "function" entry says it does."""
     heading = ""
     for block in re.split(r"\n\s*\n", re.sub(r"```.*?```", "", raw, flags=re.DOTALL)):
-        text = block.strip()
-        if text.startswith("#"):
-            heading = text.splitlines()[-1]
-            text = "\n".join(text.splitlines()[1:]).strip()
+        lines = block.strip().splitlines()
+        while lines and lines[0].lstrip().startswith("#"):
+            heading = lines.pop(0)
+        body = (
+            []
+            if not lines
+            else lines[: next((i for i, x in enumerate(lines) if x.lstrip().startswith("#")), len(lines))]
+        )
+        text = "\n".join(body).strip()
         if not text or _SETUP_HEADING_RE.search(heading) or text.startswith(("<", "|", "!", "-", "*", ">")):
             continue
         text = re.sub(r"&ensp;|&nbsp;|<[^>]+>", "", text)
@@ -340,7 +354,7 @@ def statement(unit: KernelUnit) -> Statement:
     quoted = False
     lines: list[str] = []
     if doc.function:
-        text, q = english_or_quoted(rename(doc.function, _attribute_names(doc, unit.op_def)))
+        text, q = english_or_quoted(rename(doc.function, doc_renames(doc, unit.op_def)))
         quoted |= q
         lines.append(f"What to compute: {text}")
     if doc.formulas:
@@ -361,7 +375,8 @@ def statement(unit: KernelUnit) -> Statement:
             line, q = _param_line(param, [], attr_names.get(param.name, param.name))
             lines.append(line)
             quoted |= q
-    constraints = [rename(c, attr_names) for c in (clean_constraint(c) for c in doc.constraints) if c]
+    renames = doc_renames(doc, unit.op_def)
+    constraints = [rename(c, renames) for c in (clean_constraint(c) for c in doc.constraints) if c]
     if constraints:
         lines.append("Constraints:")
         for item in constraints[:8]:
@@ -376,7 +391,9 @@ def statement(unit: KernelUnit) -> Statement:
         renamed = map_tensors(doc, unit.op_def).renamed
         if renamed:
             pairs = ", ".join(f"`{doc_name}` is `{name}`" for name, doc_name in sorted(renamed.items()))
-            lines.append(f"(The documentation names the tensors differently: {pairs}.)")
+            lines.append(
+                f"(The documentation names the tensors differently, {pairs}; the OpDef's names are used above.)"
+            )
     language = "Chinese" if doc.language == "zh" else "English"
     note = f"(From the operator's {language} documentation, {doc.path}"
     note += "; Chinese prose the glossary cannot translate is quoted as written.)" if quoted else ".)"
