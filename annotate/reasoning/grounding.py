@@ -27,28 +27,31 @@ The code-snippet type check lives in the surface verifier (it needs clang); see 
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from annotate.checker.catalog import Catalog
 from annotate.checker.classify import closest, edit_distance
-from annotate.reasoning.claims import Clause, clauses, prose
+from annotate.reasoning.claims import Clause
+from annotate.reasoning.mentions import (
+    CODE_SPAN_RE,
+    LEVEL_RE,
+    ClauseIndex,
+    api_mentions,
+    bare_mentions,
+    line_of,
+    member_mentions,
+)
 from annotate.reasoning.substance import check_injection, check_repetition, check_size, check_substance
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
-QUALIFIED_RE = re.compile(r"\bAscendC::((?:\w+::)*)(\w+)")
-CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 FENCE_RE = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
-SPAN_NAME_RE = re.compile(r"(?:^|[^\w:.>])([A-Z][A-Za-z0-9_]*)\s*(?:<[^<>`]*>)?\s*(?:\(|$)")
 POSITIONS = ("VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM")
 POSITION_RE = re.compile(r"\b(?:(?:QuePosition|TPosition)::)?(" + "|".join(POSITIONS) + r")\b")
 CUBE_POSITIONS = frozenset({"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM"})
 # Memory levels by their hardware names: a count or a placement stated for them is about the cube
 # path (a Matmul object's L1 depth comes from its tiling, not from a queue of the kernel).
-LEVEL_RE = re.compile(r"\b(L1|L0A|L0B|L0C|L0|A1|A2|B1|B2|C1|C2|CO1|CO2)\b")
 LEVEL_POSITIONS = {
     "L1": {"A1", "B1", "C1", "TSCM"},
     "L0A": {"A2"},
@@ -56,55 +59,6 @@ LEVEL_POSITIONS = {
     "L0C": {"CO1"},
     "L0": {"A2", "B2", "CO1"},
 }
-# A capitalised word in prose that may be an API name (`Sort`, `WholeReduceMax`).
-BARE_NAME_RE = re.compile(r"(?<![\w:.`>])([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)*)\b(?![\w`])")
-# English words the catalog also holds: only an API when written as code.
-PROSE_WORDS = frozenset(
-    [
-        "Init",
-        "Process",
-        "Compute",
-        "Copy",
-        "Vector",
-        "Cube",
-        "Scalar",
-        "Tensor",
-        "Buffer",
-        "Queue",
-        "Pipe",
-        "Global",
-        "Local",
-        "Host",
-        "Kernel",
-        "Core",
-        "Block",
-        "Tile",
-        "Tiling",
-        "Data",
-        "Fill",
-        "Set",
-        "Get",
-        "Reset",
-        "Wait",
-        "Free",
-        "Load",
-        "Store",
-        "Select",
-        "Compare",
-        "Sum",
-        "Max",
-        "Min",
-        "Mean",
-        "Duplicate",
-        "Not",
-        "Or",
-        "And",
-        "Cast",
-        "Reduce",
-        "Transpose",
-        "Broadcast",
-    ]
-)
 _QUE_DEPTH_RE = re.compile(r"\bTQue(?:Bind)?\s*<[^<>;]*?,\s*(\w+)\s*>")
 _INIT_DEPTH_RE = re.compile(r"\bInitBuffer\s*\(\s*[\w.\[\]>-]+\s*,\s*(\w+)\s*,")
 BUFFER_CLAIMS = (
@@ -129,108 +83,6 @@ CODE_CONSTANT_RES = (
 )
 TILING_ACCESS_RE = re.compile(r"\btiling(?:_?[Dd]ata)?(?:_|\b)\s*(?:\.|->)\s*(\w+)")
 WORD_RE = re.compile(r"[A-Za-z_]\w*|\d+|\S")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    name: str
-    qualified: str  # "AscendC::Add" when written qualified, else ""
-    line: int
-    context: str  # the line it appears on
-    offset: int = 0  # where it appears in the reasoning
-
-
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _line_at(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return text[start : end if end >= 0 else len(text)]
-
-
-def api_mentions(reasoning: str) -> list[Mention]:
-    """AscendC names the reasoning uses: written `AscendC::X`, or as code (`X(...)`, `X<...>`)."""
-    found: list[Mention] = []
-    for m in QUALIFIED_RE.finditer(reasoning):
-        found.append(
-            Mention(
-                m.group(2),
-                f"AscendC::{m.group(1)}{m.group(2)}",
-                _line_of(reasoning, m.start()),
-                _line_at(reasoning, m.start()),
-                m.start(),
-            )
-        )
-    for span in CODE_SPAN_RE.finditer(reasoning):
-        for m in SPAN_NAME_RE.finditer(span.group(1)):
-            if "AscendC::" + m.group(1) in span.group(1):
-                continue
-            found.append(
-                Mention(
-                    m.group(1),
-                    "",
-                    _line_of(reasoning, span.start()),
-                    _line_at(reasoning, span.start()),
-                    span.start() + 1 + m.start(1),
-                )
-            )
-    return found
-
-
-class ClauseIndex:
-    """The clause around any offset of a reasoning."""
-
-    def __init__(self, reasoning: str) -> None:
-        self.items: tuple[Clause, ...] = clauses(reasoning)
-        self.starts = [c.start for c in self.items]
-
-    def at(self, pos: int) -> Clause | None:
-        i = bisect.bisect_right(self.starts, pos) - 1
-        if i < 0:
-            return None
-        clause = self.items[i]
-        return clause if pos < clause.start + len(clause.text) else None
-
-    def asserts(self, pos: int) -> bool:
-        """Whether the text at `pos` is stated as a fact of this kernel (code blocks never are)."""
-        clause = self.at(pos)
-        return clause is not None and clause.assertive
-
-
-def _sentence_start(text: str, pos: int) -> bool:
-    before = text[max(0, pos - 3) : pos].rstrip(" *_")
-    return not before or before[-1] in ".!?:\n#-"
-
-
-def bare_mentions(reasoning: str, names: set[str]) -> list[tuple[str, int]]:
-    """Catalog names written as plain words in the prose: `Sort` mid-sentence, `WholeReduceMax`
-    anywhere; a one-hump word that starts a sentence or is an English word is left out."""
-    text = prose(reasoning)
-    found: list[tuple[str, int]] = []
-    for m in BARE_NAME_RE.finditer(text):
-        name = m.group(1)
-        if name not in names or name in PROSE_WORDS or LEVEL_RE.fullmatch(name):
-            continue
-        humps = sum(c.isupper() for c in name)
-        if humps == 1 and _sentence_start(text, m.start()):
-            continue
-        found.append((name, m.start()))
-    return found
-
-
-MEMBER_RE = re.compile(r"(?:\.|->)\s*([A-Z]\w*)\b")
-
-
-def member_mentions(reasoning: str) -> list[tuple[str, str, int]]:
-    """Methods called in code spans (`pipe->FetchEventID(...)`, `que.AllocTensor<T>()`): an API
-    of an AscendC object the kernel would have to call."""
-    found: list[tuple[str, str, int]] = []
-    for span in CODE_SPAN_RE.finditer(reasoning):
-        for m in MEMBER_RE.finditer(span.group(1)):
-            found.append((m.group(1), "", span.start() + 1 + m.start(1)))
-    return found
 
 
 def _in_code(name: str, code: str) -> bool:
@@ -295,7 +147,7 @@ def check_api_used(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iterat
             f"`{qualified or name}` is not used by this kernel; explain the APIs it calls "
             f"({', '.join(sorted(used)[:8]) or 'none found'}) or say why `{name}` was rejected",
             "",
-            _line_of(reasoning, pos),
+            line_of(reasoning, pos),
         )
 
 
@@ -343,7 +195,7 @@ def check_buffer_num(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
                 f"the reasoning says {m.group(0)!r} ({stated} buffers), but the kernel's queues have "
                 f"{' or '.join(map(str, sorted(depths)))}",
                 "",
-                _line_of(reasoning, m.start()),
+                line_of(reasoning, m.start()),
             )
 
 
@@ -378,7 +230,7 @@ def check_constants(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
                 "error",
                 f"the reasoning gives {name} = {stated}, but the code defines {name} = {defined[name]}",
                 "",
-                _line_of(reasoning, m.start()),
+                line_of(reasoning, m.start()),
             )
 
 
@@ -411,7 +263,7 @@ def check_queue_positions(unit: KernelUnit, reasoning: str) -> Iterator[Diagnost
             "error",
             f"the reasoning places a buffer at {position}, but the kernel's queues and buffers are at {where}",
             "",
-            _line_of(reasoning, pos),
+            line_of(reasoning, pos),
         )
 
 
@@ -439,7 +291,7 @@ def check_tiling_fields(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic
             "error",
             f"`{name}` is not a field of the kernel's tiling structure{hint}",
             "",
-            _line_of(reasoning, pos),
+            line_of(reasoning, pos),
         )
 
 
@@ -510,4 +362,4 @@ def size_check(reasoning: str, max_chars: int) -> list[Diagnostic]:
 
 def code_blocks(reasoning: str) -> list[tuple[int, str]]:
     """Fenced code blocks of the reasoning: (line of the first code line, code)."""
-    return [(_line_of(reasoning, m.start(1)), m.group(1)) for m in FENCE_RE.finditer(reasoning)]
+    return [(line_of(reasoning, m.start(1)), m.group(1)) for m in FENCE_RE.finditer(reasoning)]
