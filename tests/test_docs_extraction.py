@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from annotate.statement import check_statement, statement
@@ -182,7 +183,7 @@ def test_instruction_states_function_formula_tensors_constraints_and_hardware() 
     text, semantics = instruction_and_semantics(_unit(ZH_README, OPDEF))
     assert semantics == "documented"
     assert 'What to compute: "对输入张量逐元素做软收缩。"' in text  # Chinese prose quoted, not invented
-    assert "untranslated" in text
+    assert "quoted as written" in text
     assert "$$ y_i = \\begin{cases}" in text
     assert "Inputs:\n- `x`: float16, float32; format ND; shape/rank 1-8" in text  # OpDef dtypes
     assert "Attributes:\n- `lambd` (optional): float32" in text
@@ -199,18 +200,38 @@ def test_undocumented_unit_is_marked() -> None:
     assert "- input `x`: DT_FLOAT16, DT_FLOAT" in text
 
 
-def test_statement_disagreeing_with_the_opdef_is_rejected() -> None:
+def test_a_document_naming_tensors_differently_is_mapped_by_position_and_dtype() -> None:
     renamed = OpDef(
-        "SoftShrink", [TensorSpec("self", dtypes=["DT_FLOAT"])], [TensorSpec("y", dtypes=["DT_FLOAT"])]
+        "SoftShrink", [TensorSpec("self", dtypes=["DT_FLOAT"])], [TensorSpec("out", dtypes=["DT_FLOAT"])]
     )
     unit = _unit(ZH_README, renamed)
-    assert statement(unit).semantics == "rejected"
-    assert [d.check for d in check_statement(unit.doc, renamed)] == ["statement.tensor_names"]  # type: ignore[arg-type]
+    assert check_statement(unit.doc, renamed) == []  # type: ignore[arg-type]
+    stated = statement(unit)
+    assert stated.semantics == "documented"
+    assert "Inputs:\n- `self`: float32" in "\n".join(stated.lines)  # the OpDef's name and dtype
+    assert "`x` is `self`" in "\n".join(stated.lines) and "`y` is `out`" in "\n".join(stated.lines)
+    # a dtype the OpDef does not register is dropped; the OpDef's is stated, the semantics stay
     int8 = OpDef("SoftShrink", [TensorSpec("x", dtypes=["DT_INT8"])], [TensorSpec("y", dtypes=["DT_FLOAT"])])
-    checks = [d.check for d in check_statement(unit.doc, int8)]  # type: ignore[arg-type]
-    assert checks == ["statement.dtypes"]
     text = build_instruction(_unit(ZH_README, int8))
-    assert "What to compute" not in text and "No documentation" in text
+    assert "What to compute" in text and "- `x`: int8" in text and "float16" not in text.split("Outputs:")[0]
+
+
+def test_a_document_of_another_operator_is_rejected() -> None:
+    # position 0 is an int64 index where the document has a float tensor, and no name matches
+    other = OpDef(
+        "Gather", [TensorSpec("indices", dtypes=["DT_INT64"])], [TensorSpec("idx_out", dtypes=["DT_INT64"])]
+    )
+    unit = _unit(ZH_README, other)
+    assert [d.check for d in check_statement(unit.doc, other)] == ["statement.tensor_names"]  # type: ignore[arg-type]
+    assert statement(unit).semantics == "rejected"
+    assert "No documentation" in build_instruction(unit)
+
+
+def test_one_name_per_attribute() -> None:
+    doc_attr = re.sub(r"lambd(?!a)", "negative_slope", ZH_README)  # not the formula's \\lambda
+    opdef = OpDef("SoftShrink", OPDEF.inputs, OPDEF.outputs, attrs=[Param("negativeSlope", "Float")])
+    text = build_instruction(_unit(doc_attr, opdef))
+    assert "`negativeSlope`" in text and "negative_slope" not in text
 
 
 def test_english_document_is_stated_without_quoting() -> None:

@@ -19,7 +19,7 @@ import clang.cindex as ci
 
 from annotate.checker.astcheck import norm
 from annotate.checker.catalog import Catalog, load_catalog
-from annotate.checker.classify import Context
+from annotate.checker.classify import Context, is_vendor_header
 from annotate.checker.includes import (
     MISSING_DIR,
     local_include_dirs,
@@ -250,12 +250,16 @@ class KernelChecker:
 
     def _judge(self, tu: ci.TranslationUnit, unit: _Unit) -> CheckResult:
         declared = declared_names(tu)
+        own_texts = _unresolved_own_texts(unit)
         ctx = Context(
             api_names=self.api_names,
             declared=declared,
             missing_includes=any(not is_host_header(name) for name in unit.missing),
             host_missing=any(is_host_header(name) for name in unit.missing),
-            unresolved_own_texts=_unresolved_own_texts(unit),
+            unresolved_own_texts=own_texts,
+            missing_vendor_only=bool(unit.missing)
+            and not own_texts
+            and all(is_vendor_header(n) or is_host_header(n) for n in unit.missing),
             snippet=unit.options.snippet,
             surface_names=self.surface_names,
             records=self.records,

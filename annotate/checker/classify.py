@@ -137,10 +137,48 @@ class Context:
     surface_names: set[str] = field(default_factory=set)  # every name the surface declares
     records: frozenset[str] = frozenset()  # the surface's classes (AscendC parameter records)
     tensor_apis: frozenset[str] = frozenset()  # functions with an overload taking a tensor
+    # every missing include is a vendor-internal or host header (`impl/dav_c220/...`): none of
+    # them can declare the repository's own helpers, so a near miss of a catalog API stays an error
+    missing_vendor_only: bool = False
 
     @property
     def context_incomplete(self) -> bool:
         return self.missing_includes or self.snippet or self.in_host
+
+
+# Headers of the vendor toolkit's own implementation, never of a repository.
+VENDOR_HEADER_RE = re.compile(
+    r"^(?:impl/|lib/|adv_api/|basic_api/|kernel_tiling/|kfc/|tikcfw/|interface/|dav_|kernel_\w+\.h$|"
+    r"micro_api/|reg_compute/|simt_api/|utils/std/)"
+)
+_HELPER_SUFFIX_RE = re.compile(r"^(?:V?\d+|Impl|Ex|Func|Tmp|Custom|Op|s|T|Res|Local|Helper)$")
+
+
+def is_vendor_header(name: str) -> bool:
+    return bool(VENDOR_HEADER_RE.match(name))
+
+
+def _strong_near_miss(short: str, ctx: Context) -> str | None:
+    """A catalog API this unknown name almost spells (a typo, or the API plus a stray suffix:
+    `GetUserWorkspaceZq`), when only vendor-internal headers are missing and the unit declares
+    no such name: the stub cannot be where it comes from."""
+    if not ctx.missing_vendor_only or ctx.snippet or ctx.in_host or len(short) < 6:
+        return None
+    if short in ctx.unit_declared or short in ctx.declared or short in ctx.known:
+        return None
+    typo = closest(short, ctx.api_names, strict=True)
+    if typo is not None:
+        return typo
+    for cand in sorted(ctx.api_names, key=len, reverse=True):
+        extra = short[len(cand) :]
+        if (
+            len(cand) >= 8
+            and short.startswith(cand)
+            and 1 <= len(extra) <= 3
+            and not _HELPER_SUFFIX_RE.match(extra)
+        ):
+            return cand
+    return None
 
 
 def _near(name: str, other: str) -> bool:
@@ -248,6 +286,14 @@ def _classify_unknown(name: str, namespace: str, hint: str, ctx: Context) -> Ver
     if near is not None and short not in ctx.declared:
         return Verdict(
             "error", "ascendc.unknown_api", f"'{short}' is not an AscendC API; did you mean '{near}'?"
+        )
+    strong = _strong_near_miss(short, ctx)
+    if strong is not None:
+        return Verdict(
+            "error",
+            "ascendc.unknown_api",
+            f"'{short}' is not an AscendC API; did you mean '{strong}'? (only vendor-internal headers "
+            "are missing, and they do not declare near misses of the interface's names)",
         )
     if BUILD_MACRO_RE.match(short) or ctx.context_incomplete:
         ctx.lenient_names.add(short)

@@ -1,13 +1,23 @@
 """Grounding checks: does the teacher's reasoning agree with the real kernel it explains?
 
 Each check is a small function over the reasoning text and the unit's parsed facts, yielding
-diagnostics under its own name:
+diagnostics under its own name. Claims are judged per clause (annotate/reasoning/claims.py): a
+fact the reasoning denies, proposes for another version, or compares against is no claim about
+this kernel; only assertive clauses are held against it.
 
+- grounding.size             the answer is bounded (checked first; see `size_check`)
+- grounding.injection        no text addressed to a model (substance.py)
+- grounding.repetition       no sentence repeated across sections (substance.py)
+- grounding.substance        every section names this unit's own facts (substance.py)
 - grounding.api_exists       every AscendC API the reasoning names exists in the catalog
-- grounding.api_used         ... and the kernel uses it, unless the reasoning says it was rejected
-- grounding.buffer_num       stated buffer counts (double buffering, BUFFER_NUM = 2) match the queues
+- grounding.api_used         ... and an API stated as used (written as code, qualified, or as a
+                             capitalised name mid-sentence) is one the kernel calls
+- grounding.buffer_num       stated buffer counts (double buffering, BUFFER_NUM = 2) match a queue
+                             depth the code declares; counts stated for a memory level where the
+                             kernel has no queue (a Matmul object's L1) are not the queues' to judge
 - grounding.constants        `NAME = 128` stated for a constant the code defines matches its value
-- grounding.queue_positions  queue positions named (VECIN, A1, ...) are positions the kernel uses
+- grounding.queue_positions  queue positions named (VECIN, A1, ...) are positions the kernel uses;
+                             a vector kernel places nothing in L1/L0
 - grounding.tiling_fields    tiling fields named exist in the kernel's tiling structure
 - grounding.overlap          the reasoning does not paste the answer (bounded verbatim overlap)
 - grounding.sections         the required sections are present and not trivially short
@@ -19,25 +29,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from annotate.checker.catalog import Catalog
 from annotate.checker.classify import closest, edit_distance
+from annotate.reasoning.claims import Clause
+from annotate.reasoning.mentions import (
+    CODE_SPAN_RE,
+    LEVEL_RE,
+    ClauseIndex,
+    api_mentions,
+    bare_mentions,
+    line_of,
+    member_mentions,
+)
+from annotate.reasoning.substance import check_injection, check_repetition, check_size, check_substance
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
-QUALIFIED_RE = re.compile(r"\bAscendC::((?:\w+::)*)(\w+)")
-CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 FENCE_RE = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
-SPAN_NAME_RE = re.compile(r"(?:^|[^\w:.>])([A-Z][A-Za-z0-9_]*)\s*(?:<[^<>`]*>)?\s*(?:\(|$)")
-REJECTION_RE = re.compile(
-    r"instead of|rather than|\bnot (?:use|used|needed|required|necessary)\b|\b(?:does|do|did)n'?t use|"
-    r"\bdoes not\b|\bavoid|\bunlike\b|\breject|\balternative|\bwould (?:need|have|be)|\bcould (?:have|use)|"
-    r"\bunnecessary|\bno need\b|\bwithout\b|\bnot an? option|\bdiscard",
-    re.IGNORECASE,
-)
 POSITIONS = ("VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM")
 POSITION_RE = re.compile(r"\b(?:(?:QuePosition|TPosition)::)?(" + "|".join(POSITIONS) + r")\b")
+CUBE_POSITIONS = frozenset({"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM"})
+# Memory levels by their hardware names: a count or a placement stated for them is about the cube
+# path (a Matmul object's L1 depth comes from its tiling, not from a queue of the kernel).
+LEVEL_POSITIONS = {
+    "L1": {"A1", "B1", "C1", "TSCM"},
+    "L0A": {"A2"},
+    "L0B": {"B2"},
+    "L0C": {"CO1"},
+    "L0": {"A2", "B2", "CO1"},
+}
+_QUE_DEPTH_RE = re.compile(r"\bTQue(?:Bind)?\s*<[^<>;]*?,\s*(\w+)\s*>")
+_INIT_DEPTH_RE = re.compile(r"\bInitBuffer\s*\(\s*[\w.\[\]>-]+\s*,\s*(\w+)\s*,")
 BUFFER_CLAIMS = (
     (re.compile(r"\bBUFFER_NUM\s*(?:=|is|of|equals?|:|to)\s*(\d+)", re.IGNORECASE), None),
     (re.compile(r"\bdouble[- ]buffer(?:s|ing|ed)?\b", re.IGNORECASE), 2),
@@ -46,53 +69,20 @@ BUFFER_CLAIMS = (
     (re.compile(r"\b(?:queue )?depth (?:of )?(\d+)\b", re.IGNORECASE), None),
     (re.compile(r"\b(\d+) (?:ping-pong )?buffers (?:per|in each|for each) queue\b", re.IGNORECASE), None),
 )
-CONSTANT_CLAIM_RE = re.compile(r"`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?(\d+)\b")
+# `NAME = 128` as a claim; not the tail of an expression (`45 * 1024 / NAME = 11520` states the
+# expression's value) nor one name of a tuple (`A x B x NAME = 256 x 256 x 64`).
+CONSTANT_CLAIM_RE = re.compile(
+    r"(?<![*/+\-,\w])(?<![*/+\-,x] )(?<!\u00d7 )`?\b([A-Z][A-Z0-9_]{2,})\b`?\s*(?:=|is|of|equals?|:|to)\s*`?"
+    r"(\d+)\b(?!\s*(?:x|\u00d7|,\s*\d|[*/+\-]\s*\w))"
+)
 CODE_CONSTANT_RES = (
     re.compile(r"^\s*#\s*define\s+([A-Z][A-Z0-9_]*)\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$", re.MULTILINE),
-    re.compile(r"\b(?:constexpr|const)\s+[\w:<>]+\s+([A-Z][A-Z0-9_]*)\s*=\s*(\d+)[uUlL]*\s*;"),
+    re.compile(
+        r"\b(?:static\s+)?(?:constexpr|const)\s+(?:static\s+)?[\w:<>]+\s+([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;"
+    ),
 )
 TILING_ACCESS_RE = re.compile(r"\btiling(?:_?[Dd]ata)?(?:_|\b)\s*(?:\.|->)\s*(\w+)")
 WORD_RE = re.compile(r"[A-Za-z_]\w*|\d+|\S")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    name: str
-    qualified: str  # "AscendC::Add" when written qualified, else ""
-    line: int
-    context: str  # the line it appears on
-
-
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _line_at(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return text[start : end if end >= 0 else len(text)]
-
-
-def api_mentions(reasoning: str) -> list[Mention]:
-    """AscendC names the reasoning uses: written `AscendC::X`, or as code (`X(...)`, `X<...>`)."""
-    found: list[Mention] = []
-    for m in QUALIFIED_RE.finditer(reasoning):
-        found.append(
-            Mention(
-                m.group(2),
-                f"AscendC::{m.group(1)}{m.group(2)}",
-                _line_of(reasoning, m.start()),
-                _line_at(reasoning, m.start()),
-            )
-        )
-    for span in CODE_SPAN_RE.finditer(reasoning):
-        for m in SPAN_NAME_RE.finditer(span.group(1)):
-            if "AscendC::" + m.group(1) in span.group(1):
-                continue
-            found.append(
-                Mention(m.group(1), "", _line_of(reasoning, span.start()), _line_at(reasoning, span.start()))
-            )
-    return found
 
 
 def _in_code(name: str, code: str) -> bool:
@@ -137,40 +127,76 @@ def check_api_exists(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iter
 
 
 def check_api_used(unit: KernelUnit, reasoning: str, catalog: Catalog) -> Iterator[Diagnostic]:
+    """An AscendC API stated as used (in an assertive clause) must be one the kernel calls."""
     callable_names = catalog.callable_names()
     used = set(unit.apis)
+    index = ClauseIndex(reasoning)
+    stated = [(m.name, m.qualified, m.offset) for m in api_mentions(reasoning)]
+    stated += [(name, "", pos) for name, pos in bare_mentions(reasoning, callable_names)]
+    stated += member_mentions(reasoning)
     seen: set[str] = set()
-    for m in api_mentions(reasoning):
-        if m.name not in callable_names or m.name in used or _in_code(m.name, unit.code) or m.name in seen:
+    for name, qualified, pos in sorted(stated, key=lambda s: s[2]):
+        if name not in callable_names or name in used or name in seen or _in_code(name, unit.code):
             continue
-        if REJECTION_RE.search(m.context):
+        if not index.asserts(pos):
             continue
-        seen.add(m.name)
+        seen.add(name)
         yield Diagnostic(
             "grounding.api_used",
             "error",
-            f"`{m.qualified or m.name}` is not used by this kernel; explain the APIs it calls "
-            f"({', '.join(sorted(used)[:8]) or 'none found'}) or say why `{m.name}` was rejected",
+            f"`{qualified or name}` is not used by this kernel; explain the APIs it calls "
+            f"({', '.join(sorted(used)[:8]) or 'none found'}) or say why `{name}` was rejected",
             "",
-            m.line,
+            line_of(reasoning, pos),
         )
 
 
+def declared_depths(unit: KernelUnit) -> set[int]:
+    """Every queue depth the code declares (a kernel may mix single- and double-buffered queues)."""
+    constants = code_constants(unit.code)
+    depths: set[int] = set()
+    for regex in (_QUE_DEPTH_RE, _INIT_DEPTH_RE):
+        for m in regex.finditer(unit.code):
+            token = m.group(1)
+            value = int(token) if token.isdigit() else constants.get(token)
+            if value is not None and 0 < value <= 64:
+                depths.add(value)
+    return depths | ({unit.buffer_num} if unit.buffer_num > 0 else set())
+
+
+def _other_level(clause: Clause | None, positions: set[str]) -> bool:
+    """The sentence is about a memory level where the kernel declares no queue of its own (a
+    parenthesis, "(depth 2 x stepKa)", belongs to the sentence's subject)."""
+    if clause is None:
+        return False
+    for m in LEVEL_RE.finditer(clause.sentence):
+        level = m.group(1)
+        if not (LEVEL_POSITIONS.get(level, {level}) & positions):
+            return True
+    return False
+
+
 def check_buffer_num(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
-    if unit.buffer_num <= 0:
-        return
+    depths = declared_depths(unit)
+    if not depths:
+        return  # no queue depth known: nothing to hold a count against
+    positions = set(unit.queue_positions)
+    index = ClauseIndex(reasoning)
     for regex, fixed in BUFFER_CLAIMS:
         for m in regex.finditer(reasoning):
             stated = fixed if fixed is not None else int(m.group(1))
-            if stated != unit.buffer_num and not REJECTION_RE.search(_line_at(reasoning, m.start())):
-                yield Diagnostic(
-                    "grounding.buffer_num",
-                    "error",
-                    f"the reasoning says {m.group(0)!r} ({stated} buffers), but the kernel's queues have "
-                    f"{unit.buffer_num}",
-                    "",
-                    _line_of(reasoning, m.start()),
-                )
+            if stated in depths or not index.asserts(m.start()):
+                continue
+            if _other_level(index.at(m.start()), positions):
+                continue
+            yield Diagnostic(
+                "grounding.buffer_num",
+                "error",
+                f"the reasoning says {m.group(0)!r} ({stated} buffers), but the kernel's queues have "
+                f"{' or '.join(map(str, sorted(depths)))}",
+                "",
+                line_of(reasoning, m.start()),
+            )
 
 
 def code_constants(code: str) -> dict[str, int]:
@@ -181,9 +207,22 @@ def code_constants(code: str) -> dict[str, int]:
     return values
 
 
+def _constant_claims(reasoning: str, defined: dict[str, int]) -> Iterator[re.Match[str]]:
+    """`NAME = 128` claims; for a constant the code names in camelCase (`kBufNum`), only with `=`."""
+    yield from CONSTANT_CLAIM_RE.finditer(reasoning)
+    named = [n for n in defined if not n.isupper() and len(n) >= 4]
+    if named:
+        pattern = (
+            r"(?<![*/+\-,\w.>])`?\b("
+            + "|".join(map(re.escape, named))
+            + r")\b`?\s*=\s*`?(\d+)\b(?!\s*(?:x|,\s*\d|[*/+\-]))"
+        )
+        yield from re.finditer(pattern, reasoning)
+
+
 def check_constants(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
     defined = code_constants(unit.code)
-    for m in CONSTANT_CLAIM_RE.finditer(reasoning):
+    for m in _constant_claims(reasoning, defined):
         name, stated = m.group(1), int(m.group(2))
         if name in defined and defined[name] != stated:
             yield Diagnostic(
@@ -191,27 +230,40 @@ def check_constants(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
                 "error",
                 f"the reasoning gives {name} = {stated}, but the code defines {name} = {defined[name]}",
                 "",
-                _line_of(reasoning, m.start()),
+                line_of(reasoning, m.start()),
             )
 
 
+def kernel_positions(unit: KernelUnit) -> set[str]:
+    """Positions the kernel's queues use, and any the code names (a framework kernel's templates)."""
+    return set(unit.queue_positions) | set(POSITION_RE.findall(unit.code))
+
+
 def check_queue_positions(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic]:
-    if not unit.queue_positions:
+    """A buffer placed (in an assertive clause) at a position the kernel never uses; in a vector
+    kernel, a memory level of the cube path (L1, L0A/B/C) too."""
+    actual = kernel_positions(unit)
+    vector_only = unit.core_type == "vector" and not (actual & CUBE_POSITIONS)
+    if not actual and not vector_only:
         return
-    actual = set(unit.queue_positions)
+    index = ClauseIndex(reasoning)
     reported: set[str] = set()
-    for m in POSITION_RE.finditer(reasoning):
-        position = m.group(1)
-        if position in actual or position in reported or REJECTION_RE.search(_line_at(reasoning, m.start())):
+    claims = [(m.group(1), m.start()) for m in POSITION_RE.finditer(reasoning)]
+    if vector_only and not LEVEL_RE.search(unit.code):
+        claims += [
+            (m.group(1), m.start()) for m in LEVEL_RE.finditer(reasoning) if m.group(1) not in POSITIONS
+        ]
+    for position, pos in sorted(claims, key=lambda c: c[1]):
+        if position in actual or position in reported or not index.asserts(pos):
             continue
         reported.add(position)
+        where = ", ".join(sorted(actual)) or "the Unified Buffer only (a vector kernel)"
         yield Diagnostic(
             "grounding.queue_positions",
             "error",
-            f"the reasoning places a buffer at {position}, but the kernel's queues and buffers are at "
-            f"{', '.join(sorted(actual))}",
+            f"the reasoning places a buffer at {position}, but the kernel's queues and buffers are at {where}",
             "",
-            _line_of(reasoning, m.start()),
+            line_of(reasoning, pos),
         )
 
 
@@ -239,7 +291,7 @@ def check_tiling_fields(unit: KernelUnit, reasoning: str) -> Iterator[Diagnostic
             "error",
             f"`{name}` is not a field of the kernel's tiling structure{hint}",
             "",
-            _line_of(reasoning, pos),
+            line_of(reasoning, pos),
         )
 
 
@@ -284,10 +336,14 @@ GroundingCheck = Callable[[KernelUnit, str], Iterator[Diagnostic]]
 
 
 def grounding_checks(
-    catalog: Catalog, max_overlap: float, min_section_chars: int
+    catalog: Catalog, max_overlap: float, min_section_chars: int, min_specific: int = 3
 ) -> dict[str, GroundingCheck]:
-    """Every grounding check by name, bound to its settings."""
+    """Every grounding check by name, bound to its settings (the size bound runs before them,
+    see `size_check`)."""
     return {
+        "grounding.injection": lambda u, r: check_injection(r),
+        "grounding.repetition": lambda u, r: check_repetition(r),
+        "grounding.substance": lambda u, r: check_substance(u, r, min_specific),
         "grounding.api_exists": lambda u, r: check_api_exists(u, r, catalog),
         "grounding.api_used": lambda u, r: check_api_used(u, r, catalog),
         "grounding.buffer_num": check_buffer_num,
@@ -299,6 +355,11 @@ def grounding_checks(
     }
 
 
+def size_check(reasoning: str, max_chars: int) -> list[Diagnostic]:
+    """The bound every verifier applies first: an oversized answer is judged on nothing else."""
+    return list(check_size(reasoning, max_chars))
+
+
 def code_blocks(reasoning: str) -> list[tuple[int, str]]:
     """Fenced code blocks of the reasoning: (line of the first code line, code)."""
-    return [(_line_of(reasoning, m.start(1)), m.group(1)) for m in FENCE_RE.finditer(reasoning)]
+    return [(line_of(reasoning, m.start(1)), m.group(1)) for m in FENCE_RE.finditer(reasoning)]

@@ -19,7 +19,7 @@ from annotate.checker.astcheck import FRAGMENT_TEMPLATE
 from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
 from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
-from annotate.reasoning.grounding import code_blocks, grounding_checks
+from annotate.reasoning.grounding import code_blocks, grounding_checks, size_check
 from annotate.reasoning.verify_config import VerifyConfig
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import Verifier
@@ -137,8 +137,8 @@ class SurfaceVerifier:
 
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
         del instruction
-        if not self.config.snippets:
-            return []
+        if not self.config.snippets or size_check(reasoning, self.config.max_reasoning_chars):
+            return []  # an oversized answer is rejected by the grounding verifier, unread
         found: list[Diagnostic] = []
         for index, (first_line, block) in enumerate(code_blocks(reasoning), start=1):
             errors, offset = self.check_block(block, f"snippet{index}.cpp")
@@ -169,12 +169,17 @@ class GroundingVerifier:
     def __init__(self, config: VerifyConfig | None = None, catalog: Catalog | None = None) -> None:
         self.config = config or VerifyConfig()
         self.checks = grounding_checks(
-            catalog or load_catalog(), self.config.max_overlap, self.config.min_section_chars
+            catalog or load_catalog(),
+            self.config.max_overlap,
+            self.config.min_section_chars,
+            self.config.min_specific_facts,
         )
 
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
         del instruction
-        found: list[Diagnostic] = []
+        found = size_check(reasoning, self.config.max_reasoning_chars)
+        if found:
+            return found
         for check in self.checks.values():
             found.extend(check(unit, reasoning))
         return found
@@ -192,6 +197,8 @@ class CannVerifier:
     def verify(self, unit: KernelUnit, instruction: str, reasoning: str) -> list[Diagnostic]:
         del unit, instruction
         found: list[Diagnostic] = []
+        if size_check(reasoning, self.config.max_reasoning_chars):
+            return found
         for index, (first_line, block) in enumerate(code_blocks(reasoning), start=1):
             if "__global__" not in block:
                 continue  # fragments cannot be compiled on their own

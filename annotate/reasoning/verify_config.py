@@ -19,6 +19,8 @@ class VerifyConfig:
     cann: bool = option(True, "Use the vendor compiler when a CANN toolkit is found.")
     max_overlap: float = 0.5  # share of the answer's code the reasoning may repeat verbatim
     min_section_chars: int = 20  # a required section shorter than this counts as missing
+    max_reasoning_chars: int = 60_000  # a longer answer is rejected unread (filler, runaway output)
+    min_specific_facts: int = 3  # facts of this kernel (not common to every kernel) an answer names
     snippets: bool = True  # type-check code blocks quoted in the reasoning
     compile_timeout_s: float = 120.0
 
@@ -33,6 +35,14 @@ class VerifyConfig:
         if self.min_section_chars < 0:
             raise ConfigError(
                 "min_section_chars", f"min_section_chars must be >= 0, got {self.min_section_chars}"
+            )
+        if self.max_reasoning_chars < 1_000:
+            raise ConfigError(
+                "max_reasoning_chars", f"max_reasoning_chars must be >= 1000, got {self.max_reasoning_chars}"
+            )
+        if self.min_specific_facts < 0:
+            raise ConfigError(
+                "min_specific_facts", f"min_specific_facts must be >= 0, got {self.min_specific_facts}"
             )
         if self.compile_timeout_s <= 0:
             raise ConfigError(

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotate.prompts import PROMPT_VERSION, render
-from annotate.statement import statement
+from annotate.requirements import requirements
+from annotate.statement import covered_names, statement
 from annotate.tasks import JournalRow, Message, Prompt, TaskParseError, Verdict
 from annotate.teacher import TeacherReply
 from schemas import Diagnostic, KernelUnit
@@ -65,7 +66,7 @@ def _fact_lines(unit: KernelUnit, documented: bool = False) -> list[str]:
         if not documented:  # a documented statement already lists the tensors (OpDef dtypes)
             lines += [_tensor_line("input", spec) for spec in unit.op_def.inputs]
             lines += [_tensor_line("output", spec) for spec in unit.op_def.outputs]
-        stated = {p.name for p in unit.doc.params} if documented and unit.doc else set()
+        stated = covered_names(unit) if documented else set()
         lines += [f"- attribute `{a.name}`: {a.type}" for a in unit.op_def.attrs if a.name not in stated]
         if unit.op_def.socs:
             lines.append(f"Target SoCs: {', '.join(unit.op_def.socs)}.")
@@ -102,6 +103,7 @@ def instruction_and_semantics(unit: KernelUnit) -> tuple[str, str]:
         core_desc=_CORE_DESC.get(unit.core_type, unit.core_type),
         semantics=semantics,
         facts="\n".join(_fact_lines(unit, documented)),
+        requirements=requirements(unit),
     )
     return text, stated.semantics
 
