@@ -106,7 +106,7 @@ def _main_module_hidden() -> Iterator[None]:
     in every new process: the whole CLI, 2 to 9 seconds per worker on a busy machine, during
     which a worker neither parses nor watches its lifeline."""
     main = sys.modules["__main__"]
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
     main.__dict__.pop("__file__", None)
     main.__dict__["__spec__"] = None
     try:

@@ -167,6 +167,22 @@ def test_a_file_over_the_limits_is_skipped_alone_and_the_others_are_parsed(tmp_p
     assert "longer than 8 s" in reason or "crashed" in reason or "MemoryError" in reason, reason
 
 
+def test_a_libclang_crash_skips_its_file_alone(tmp_path: Path) -> None:
+    """A 350,000-term expression overflows libclang's parser stack (SIGSEGV): on main it took the
+    whole ingest down (under 8 entry files) or marked innocent files 'worker crashed'."""
+    files = {f"op{i}/op_kernel/k{i}.cpp": KERNEL.format(name=f"k{i}") for i in range(8)}
+    deep = "+".join(["x"] * 350_000)
+    files["deep/op_kernel/deep.cpp"] = (
+        f'extern "C" __global__ __aicore__ void deep(int x) {{ int y = {deep}; }}\n'
+    )
+    root = write_tree(tmp_path / "repo", files)
+    ws = tmp_path / "ws"
+    done = run_curate("ingest", str(root), "-w", str(ws), "--name", "r", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert sorted(u["kernel_name"] for u in _units(ws)) == [f"k{i}" for i in range(8)]
+    assert _skips(ws, "r") == {"deep/op_kernel/deep.cpp": "parser worker crashed (SIGSEGV) on this file"}
+
+
 # ---- workers never outlive the command ---------------------------------------------------
 
 
