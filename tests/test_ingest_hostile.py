@@ -200,7 +200,8 @@ def _marked_processes(mark: str) -> list[int]:
 
 
 def _start_slow_ingest(tmp_path: Path, mark: str) -> tuple[subprocess.Popen[str], Path]:
-    files = {f"op{i}/op_kernel/bomb{i}.cpp": MACRO_BOMB.replace("bomb(", f"bomb{i}(") for i in range(4)}
+    # 8 entry files: main parsed fewer in its own process, and its pool is what outlived a SIGKILL
+    files = {f"op{i}/op_kernel/bomb{i}.cpp": MACRO_BOMB.replace("bomb(", f"bomb{i}(") for i in range(8)}
     root = write_tree(tmp_path / "repo", files)
     ws = tmp_path / "ws"
     env = {**os.environ, "CURATE_TEST_MARK": mark, "PYTHONPATH": str(REPO_ROOT)}
@@ -212,12 +213,25 @@ def _start_slow_ingest(tmp_path: Path, mark: str) -> tuple[subprocess.Popen[str]
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while len(_marked_processes(mark)) < 4 and time.monotonic() < deadline:  # command, server, 2 workers
+    deadline = time.monotonic() + 120
+    while not _parsing(mark, proc.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
-    time.sleep(1.0)  # the workers are inside their parses
     assert proc.poll() is None, proc.communicate()
     return proc, ws
+
+
+def _parsing(mark: str, command: int) -> bool:
+    """A worker is inside a parse of the bomb (over 400 MB resident): a worker still starting
+    would notice on its own that the command is gone."""
+    for pid in _marked_processes(mark):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        rss_kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")), 0)
+        if pid != command and rss_kb > 400_000:
+            return True
+    return False
 
 
 def _gone_within(mark: str, seconds: float) -> list[int]:
