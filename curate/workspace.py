@@ -178,6 +178,7 @@ class Workspace:
                 handle.truncate()
                 handle.write(str(os.getpid()))
                 handle.flush()
+                self.meta()  # a broken meta.json stops the stage before it writes anything
                 yield
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
@@ -187,10 +188,20 @@ class Workspace:
             return {"schema_version": SCHEMA_VERSION, "tool_version": __version__, "runs": []}
         try:
             data: dict[str, Any] = json.loads(self.meta_path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:
             raise UserError(
                 f"{self.meta_path} is unreadable ({exc}); remove it or use a new workspace"
             ) from None
+        version, runs = (
+            (data.get("schema_version", SCHEMA_VERSION), data.get("runs", []))
+            if isinstance(data, dict)
+            else (None, None)
+        )
+        if not isinstance(version, int) or not isinstance(runs, list):
+            raise UserError(
+                f"{self.meta_path} is not a curate meta.json (an object with an integer schema_version "
+                "and a list of runs); remove it or use a new workspace"
+            )
         if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
             raise UserError(
                 f"workspace {self.root} was written by a newer curate (schema "

@@ -169,6 +169,7 @@ def walk_doc_tree(root: Path, source: str, repo_root: Path | None = None) -> tup
     read, pages skipped: unreadable or not UTF-8)."""
     import os
 
+    from parsers.files import read_inside
     from parsers.licenses import LicenseFiles
 
     base = repo_root or root
@@ -187,10 +188,9 @@ def walk_doc_tree(root: Path, source: str, repo_root: Path | None = None) -> tup
                 continue
             path = Path(dirpath) / name
             rel = path.relative_to(root).as_posix()
+            text = read_inside(root, rel)  # a link leaving the tree or a FIFO is refused
             rel = f"{prefix}/{rel}" if prefix else rel
-            try:
-                text = path.read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError):
+            if text is None:
                 skipped += 1
                 continue
             pages += 1

@@ -2,11 +2,16 @@
 
 Nothing here raises on a bad file: binary files, non-UTF-8 files, oversized generated files,
 unreadable files and symlink loops are skipped with a reason that the ingest summary counts.
+Every read of a repository file goes through `read_inside`: the path, with its links resolved,
+must lie inside the root, and only a regular file is opened (a FIFO or a device named `x.cpp`
+would block the reader or feed it without end).
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,16 +55,84 @@ def iter_source_files(root: Path, exclude_dirs: list[str]) -> Iterator[Path | Sk
             yield path
 
 
+OUTSIDE = "outside the repository"  # the reason a link leaving the root is refused with
+NOT_REGULAR = "not a regular file"
+DEFAULT_MAX_READ = 16_000_000  # bytes; a repository file larger than this is not text to parse
+
+
+class _Refused(Exception):
+    """A path that must not be opened (outside the root, or not a regular file)."""
+
+
+def _open_inside(path: Path, root: Path) -> int:
+    """A read-only descriptor of `path`, which must resolve inside `root` to a regular file."""
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError as exc:  # a symlink loop on older Pythons
+        raise OSError(errno.ELOOP, "symlink loop") from exc
+    if not target.is_relative_to(root.resolve()):
+        raise _Refused(f"{OUTSIDE} (resolves to {target})")
+    # O_NONBLOCK: opening a FIFO for reading must not wait for a writer; O_NOFOLLOW: the
+    # resolved path names no link, so a link swapped in since is refused, not followed.
+    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _Refused(NOT_REGULAR)
+    return fd
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(size)
+
+
+class Refusals:
+    """The paths refused by `read_inside` since the last `drain()` (outside links, FIFOs, ...),
+    so that a stage can name them in its skips instead of dropping them in silence."""
+
+    def __init__(self) -> None:
+        self._skips: dict[str, Skip] = {}
+
+    def add(self, skip: Skip) -> None:
+        self._skips.setdefault(skip.path, skip)
+
+    def drain(self) -> list[Skip]:
+        out = list(self._skips.values())
+        self._skips.clear()
+        return out
+
+
+REFUSED = Refusals()
+
+
+def read_inside(root: Path, rel: str, max_bytes: int = DEFAULT_MAX_READ) -> str | None:
+    """The UTF-8 text of `root/rel`, or None when it is missing, unreadable, not text, too
+    large, outside `root` once links are resolved, or not a regular file (the last two are
+    recorded in `REFUSED` with the path). Every reader of repository files calls this."""
+    text = read_source(root / rel, root, max_bytes)
+    if isinstance(text, Skip):
+        if text.reason.startswith((OUTSIDE, NOT_REGULAR)):
+            REFUSED.add(text)
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as text-mode reads give it
+
+
 def read_source(path: Path, root: Path, max_bytes: int) -> str | Skip:
     """The file's text, or why it is skipped."""
     rel = _rel(path, root)
     try:
-        size = path.stat().st_size
+        fd = _open_inside(path, root)
+        size = os.fstat(fd).st_size
         if size > max_bytes:
+            os.close(fd)
             return Skip(rel, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit)")
-        data = path.read_bytes()
+        data = _read_fd(fd, max_bytes + 1)
+    except _Refused as exc:
+        return Skip(rel, str(exc))
     except PermissionError:
         return Skip(rel, "unreadable (permission denied)")
+    except FileNotFoundError:
+        return Skip(rel, "missing")
     except OSError as exc:
         return Skip(rel, f"unreadable ({exc.strerror or exc})")
     if b"\x00" in data[:8192]:

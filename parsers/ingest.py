@@ -1,25 +1,25 @@
 """Ingesting a repository: walk it, find the kernel entry files, parse them in parallel.
 
 The walk reads every source file once (to find entries and to index includes); only files
-that define a `__global__` kernel are parsed. Parsing runs over worker processes, each with
-its own libclang index. A file that fails for any reason becomes a counted skip, never a crash.
+that define a `__global__` kernel are parsed. Parsing runs over worker processes (parsers/pool.py),
+each with its own libclang index, one file at a time under time and memory limits. A file that
+fails for any reason (a parser error, a crash, a limit) becomes a counted skip, never a crash.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
-from parsers.files import Skip, iter_source_files, read_source
+from parsers.files import REFUSED, Skip, iter_source_files, read_source
 from parsers.includes import RepoIndex
+from parsers.pool import Job, Limits, WorkerPool
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit, recordable
 from schemas.ascendc import INCLUDE_RE
@@ -82,8 +82,13 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         if isinstance(text, Skip):
             skipped.append(text)
             continue
+        entries = len(_ENTRY_RE.findall(text)) if rel.endswith(ENTRY_SUFFIXES) else 0
+        if config.max_units_per_file and entries > config.max_units_per_file:
+            limit = config.max_units_per_file
+            skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
+            continue
         files.append(rel)
-        if rel.endswith(ENTRY_SUFFIXES) and _ENTRY_RE.search(text):
+        if entries:
             candidates.append(rel)
         for m in INCLUDE_RE.finditer(text):
             name = m.group(2).strip()
@@ -95,10 +100,11 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
 # ---- worker side -------------------------------------------------------------------------
 
 _CONTEXT: RepoContext | None = None
+_MAX_UNITS = 0
 
 
 def _init_worker(root: Path, files: list[str], source: SourceInfo, config: IngestConfig) -> None:
-    global _CONTEXT
+    global _CONTEXT, _MAX_UNITS
     _CONTEXT = RepoContext(
         root=root,
         index=RepoIndex.build(files),
@@ -106,22 +112,38 @@ def _init_worker(root: Path, files: list[str], source: SourceInfo, config: Inges
         max_diagnostics=config.max_diagnostics,
         std=config.std,
     )
+    _MAX_UNITS = config.max_units_per_file
 
 
-def _parse_batch(rels: list[str]) -> list[tuple[str, list[KernelUnit] | Skip]]:
+def _parse_file(rel: str) -> list[tuple[str, list[KernelUnit] | Skip]]:
+    """The units of one entry file (or why it is skipped), then the files its reads refused
+    (a link leaving the repository, a FIFO), each named as a skip."""
     assert _CONTEXT is not None, "worker not initialised"
     out: list[tuple[str, list[KernelUnit] | Skip]] = []
-    for rel in rels:
-        try:
-            out.append((rel, units_for_entry_file(rel, _CONTEXT)))
-        except Exception as exc:  # a bad file must never stop the ingest
-            out.append((rel, Skip(rel, f"parser error: {type(exc).__name__}: {exc}")))
+    try:
+        units = units_for_entry_file(rel, _CONTEXT)
+        if _MAX_UNITS and len(units) > _MAX_UNITS:
+            out.append(
+                (rel, Skip(rel, f"too many kernel units ({len(units)} > {_MAX_UNITS} per file limit)"))
+            )
+        else:
+            out.append((rel, units))
+    except Exception as exc:  # a bad file must never stop the ingest
+        out.append((rel, Skip(rel, f"parser error: {type(exc).__name__}: {exc}")))
+    out += [(skip.path, skip) for skip in REFUSED.drain()]
     return out
 
 
-def _batches(items: list[str], size: int) -> Iterable[list[str]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
+def parse_job(root: Path, files: list[str], source: SourceInfo, config: IngestConfig) -> Job:
+    """What the parser workers of one ingest run."""
+    return Job(_init_worker, (root, files, source, config), _parse_file, ("parsers.ingest",))
+
+
+def parser_pool(root: Path, scan: RepoScan, source: SourceInfo, config: IngestConfig) -> WorkerPool:
+    """Workers for `config.jobs` (one per core by default), each file under the config's limits."""
+    jobs = config.jobs or os.cpu_count() or 1
+    limits = Limits(config.file_timeout_s, config.worker_memory_mb)
+    return WorkerPool(parse_job(root, scan.files, source, config), limits, jobs)
 
 
 def parse_entry_files(
@@ -131,35 +153,24 @@ def parse_entry_files(
     source: SourceInfo,
     config: IngestConfig,
     progress: Progress | None,
+    pool: WorkerPool | None = None,
 ) -> list[tuple[str, list[KernelUnit] | Skip]]:
-    """The units of each entry file in `rels` (or why it was skipped), over `config.jobs`
-    processes (one per core by default); small inputs are parsed in this process."""
-    jobs = config.jobs or os.cpu_count() or 1
-    init_args = (root, scan.files, source, config)
-    results: list[tuple[str, list[KernelUnit] | Skip]] = []
-    if jobs <= 1 or len(rels) < 8:
-        _init_worker(*init_args)
-        for batch in _batches(rels, 1):
-            results += _parse_batch(batch)
-            if progress:
-                progress(len(results), len(rels))
-        return results
-    size = max(1, min(16, len(rels) // (jobs * 4)))
-    # Workers start from a fresh server process, not a fork of this one: a fork copies the
-    # caller's threads' state (a Ray or gRPC client in the same process made forked workers
-    # crash in libclang parses, and their files were lost as "worker crashed").
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["parsers.ingest"])  # each worker forks with the parser loaded
-    with ProcessPoolExecutor(jobs, context, initializer=_init_worker, initargs=init_args) as pool:
-        futures = [(batch, pool.submit(_parse_batch, batch)) for batch in _batches(rels, size)]
-        for batch, future in futures:
-            try:
-                results += future.result()
-            except BrokenProcessPool:
-                results += [(rel, Skip(rel, "libclang worker crashed")) for rel in batch]
-            if progress:
-                progress(len(results), len(rels))
-    return results
+    """The units of each entry file in `rels` (or why it was skipped), each file parsed in a
+    worker process under the config's limits: a crash or a limit skips that file alone."""
+    if not rels:
+        return []
+    if pool is None:
+        with parser_pool(root, scan, source, config) as own:
+            return parse_entry_files(rels, root, scan, source, config, progress, own)
+    finished = 0
+
+    def done(outcomes: list[tuple[str, Any]]) -> None:
+        nonlocal finished
+        finished += 1
+        if progress:
+            progress(finished, len(rels))
+
+    return pool.run(rels, done)
 
 
 def ingest_directory(
@@ -171,14 +182,18 @@ def ingest_directory(
     result = IngestResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
     sources = [r for r in scan.candidates if not r.endswith(_HEADER_SUFFIXES)]
     headers = [r for r in scan.candidates if r.endswith(_HEADER_SUFFIXES)]
-    outcomes = parse_entry_files(sources, root, scan, source, config, progress)
-    included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
-    prefixed = {h: posixpath.join(source.path_prefix, h) for h in headers}
-    lone_headers = [h for h in headers if prefixed[h] not in included]
-    outcomes += parse_entry_files(lone_headers, root, scan, source, config, progress)
+    with parser_pool(root, scan, source, config) as pool:
+        outcomes = parse_entry_files(sources, root, scan, source, config, progress, pool)
+        included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
+        prefixed = {h: posixpath.join(source.path_prefix, h) for h in headers}
+        lone_headers = [h for h in headers if prefixed[h] not in included]
+        outcomes += parse_entry_files(lone_headers, root, scan, source, config, progress, pool)
+    named: set[tuple[str, str]] = set()  # a refused file read by several entries is named once
     for _, out in outcomes:
         if isinstance(out, Skip):
-            result.skipped.append(out)
+            if (out.path, out.reason) not in named:
+                named.add((out.path, out.reason))
+                result.skipped.append(out)
         elif out:
             result.entry_files += 1
             result.units.extend(out)

@@ -3,9 +3,11 @@ file and the ingested root. What cannot be recognised stays `unknown`; nothing i
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
+from parsers.files import read_inside
 from schemas.licenses import UNKNOWN
 
 _SPDX_RE = re.compile(r"SPDX-License-Identifier:\s*([A-Za-z0-9.+-]+)")
@@ -68,12 +70,9 @@ class LicenseFiles:
             return self._by_dir[rel_dir]
         found = UNKNOWN
         for name in LICENSE_FILE_NAMES:
-            path = self.root / rel_dir / name
-            if path.is_file():
-                try:
-                    found = license_from_text(path.read_text(encoding="utf-8", errors="replace")[:20000])
-                except OSError:
-                    continue
+            text = read_inside(self.root, posixpath.join(rel_dir, name))
+            if text is not None:
+                found = license_from_text(text[:20000])
                 break
         else:
             if rel_dir not in ("", "."):

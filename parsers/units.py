@@ -14,6 +14,7 @@ from parsers import facts as text_facts
 from parsers.clang_frontend import ClangFacts, Entry, parse_unit
 from parsers.classify import category_and_level
 from parsers.docs import DocFinder
+from parsers.files import read_inside
 from parsers.host import parse_op_def, tiling_function
 from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
@@ -53,10 +54,7 @@ class RepoContext:
 
     def read(self, rel: str) -> str | None:
         if rel not in self._texts:
-            try:
-                self._texts[rel] = (self.root / rel).read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError):
-                self._texts[rel] = None
+            self._texts[rel] = read_inside(self.root, rel)  # inside the root, regular files only
         return self._texts[rel]
 
     def list_dir(self, rel: str) -> list[str]:
@@ -157,6 +155,12 @@ def host_sources(rel: str, layout: str, ctx: RepoContext) -> list[str]:
     return [main] if main else []
 
 
+def distinct_entries(entries: list[Entry]) -> list[Entry]:
+    """Each definition once: a file that includes itself (an include cycle) is read again up to
+    the compiler's depth limit, and every round would give the same entry again."""
+    return list({(e.file, e.line, e.name): e for e in entries}.values())
+
+
 def top_level_entries(entries: list[Entry]) -> list[Entry]:
     """Entries not called by another entry of the same file set (`op` calling `op_impl<...>`)."""
     names = {e.name for e in entries}
@@ -197,7 +201,7 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
         ctx.defines,
         ctx.std,
     )
-    entries = top_level_entries(parsed.entries)
+    entries = top_level_entries(distinct_entries(parsed.entries))
     if not entries:
         return []
     code = assemble_code(closure.files, ctx.read)

@@ -42,7 +42,7 @@ from schemas.records import (
     stable_id,
     unit_lines,
 )
-from schemas.tables import read_records, read_table, write_records, write_table_atomic
+from schemas.tables import TableError, read_records, read_table, write_records, write_table_atomic
 
 __all__ = [
     "DEFAULT_MAX_UNIT_LINES",
@@ -63,6 +63,7 @@ __all__ = [
     "OperatorDoc",
     "Param",
     "PreferencePair",
+    "TableError",
     "TensorSpec",
     "TilingField",
     "UInt64",

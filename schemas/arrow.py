@@ -164,3 +164,76 @@ def _from_plain(tp: Any, value: Any) -> Any:
 def from_rows(cls: type[T], rows: typing.Iterable[dict[str, Any]]) -> list[T]:
     """Plain rows (from Arrow/polars `to_pylist`/`to_dicts`) -> records of `cls`."""
     return [_from_plain(cls, row) for row in rows]
+
+
+# ---- checking a table read back against its record class ---------------------------------
+
+# Columns a table cannot be used without although their field has a default (`code` of a unit:
+# without it dedup sees nothing to compare and annotate has nothing to explain).
+ESSENTIAL_COLUMNS: dict[str, tuple[str, ...]] = {
+    "KernelUnit": ("code",),
+    "BenchmarkItem": ("answers",),
+    "Annotation": ("answer",),
+    "DatasetRow": ("answer",),
+}
+
+
+def required_columns(cls: type) -> list[str]:
+    """Columns that must be present and non-null: the fields without a default (the keys and
+    what a row is about), plus the class's essential columns."""
+    no_default = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    return list(dict.fromkeys(no_default + list(ESSENTIAL_COLUMNS.get(cls.__name__, ()))))
+
+
+def _kind(tp: pa.DataType) -> str:
+    if pa.types.is_null(tp):
+        return "null"
+    if pa.types.is_string(tp) or pa.types.is_large_string(tp) or str(tp) == "string_view":
+        return "string"
+    if pa.types.is_integer(tp):
+        return "integer"
+    if pa.types.is_floating(tp):
+        return "float"
+    if pa.types.is_boolean(tp):
+        return "bool"
+    if pa.types.is_list(tp) or pa.types.is_large_list(tp) or str(tp).startswith("list_view"):
+        return "list"
+    if pa.types.is_struct(tp):
+        return "struct"
+    return str(tp)
+
+
+def type_problem(actual: pa.DataType, expected: pa.DataType) -> str | None:
+    """Why a column of type `actual` cannot be read as `expected` (None when it can: the same
+    kind of value, or all nulls; an integer column may be read as floats)."""
+    got, want = _kind(actual), _kind(expected)
+    if got == "null" or got == want or (got, want) == ("integer", "float"):
+        if got == "list" and want == "list":
+            return type_problem(actual.value_type, expected.value_type)
+        if got == "struct" and want == "struct":
+            for i in range(expected.num_fields):
+                sub = expected.field(i)
+                index = actual.get_field_index(sub.name)
+                if index >= 0 and (why := type_problem(actual.field(index).type, sub.type)):
+                    return f"{sub.name}: {why}"
+        return None
+    return f"holds {actual} values, expected {expected}"
+
+
+def table_problem(cls: type, table: pa.Table) -> str | None:
+    """The first thing that makes `table` unreadable as rows of `cls`, naming the column."""
+    schema = arrow_schema(cls)
+    names = set(table.column_names)
+    for name in required_columns(cls):
+        if name not in names:
+            return f"column {name!r} is missing"
+        if table.column(name).null_count:
+            return f"column {name!r} has {table.column(name).null_count} null value(s)"
+    for fld in schema:
+        if fld.name in names and (why := type_problem(table.schema.field(fld.name).type, fld.type)):
+            return f"column {fld.name!r} {why}"
+    return None

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.arrow import arrow_schema, from_rows, to_table
+from schemas.arrow import arrow_schema, from_rows, table_problem, to_table
 
 T = TypeVar("T")
 
@@ -46,16 +46,44 @@ def write_records(path: Path, cls: type, records: list[Any]) -> None:
     write_table_atomic(path, to_table(cls, records))
 
 
+class TableError(ValueError):
+    """A workspace table that cannot be read as its schema says: one line naming the file and
+    the column (the CLI reports it with exit status 2, before anything is written)."""
+
+
+def _open_table(path: Path) -> pa.Table:
+    try:
+        return pq.read_table(path)
+    except FileNotFoundError:
+        raise TableError(f"{path} does not exist") from None
+    except PermissionError:
+        raise TableError(f"{path} is not readable (permission denied)") from None
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        what = " ".join(str(exc).split())[:200]
+        raise TableError(f"{path} is not a readable parquet table ({what})") from None
+
+
 def read_table(path: Path, cls: type | None = None) -> pa.Table:
-    """Read a table; with `cls`, cast to its schema (columns added later read as nulls)."""
-    table = pq.read_table(path)
+    """Read a table; with `cls`, check it against that schema (required columns present, keys
+    non-null, each column's type compatible) and cast to it (columns added later read as nulls).
+    A table that fails the check raises `TableError` naming the file and the column."""
+    table = _open_table(path)
     if cls is None:
         return table
+    problem = table_problem(cls, table)
+    if problem:
+        raise TableError(f"{path}: {problem}; rebuild it with the command that writes it")
     schema = arrow_schema(cls)
     columns = []
     for fld in schema:
         if fld.name in table.column_names:
-            columns.append(table.column(fld.name).cast(fld.type))
+            try:
+                columns.append(table.column(fld.name).cast(fld.type))
+            except (pa.ArrowException, ValueError, OverflowError) as exc:
+                what = " ".join(str(exc).split())[:160]
+                raise TableError(
+                    f"{path}: column {fld.name!r} does not hold {fld.type} values ({what})"
+                ) from None
         else:
             columns.append(pa.nulls(table.num_rows, fld.type))
     return pa.Table.from_arrays(columns, schema=schema)

@@ -130,11 +130,14 @@ def test_unreadable_file_is_a_counted_skip(tmp_path: Path, monkeypatch: pytest.M
     if os.geteuid() != 0:
         path.chmod(0)
     else:  # root reads anything: inject the permission error the kernel would raise
+        real_open = os.open
 
-        def deny(self: Path) -> bytes:
-            raise PermissionError(13, "Permission denied", str(self))
+        def deny(target: object, flags: int, *args: object, **kwargs: object) -> int:
+            if Path(str(target)) == path.resolve():
+                raise PermissionError(13, "Permission denied", str(target))
+            return real_open(target, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(Path, "read_bytes", deny)
+        monkeypatch.setattr(os, "open", deny)
     skip = read_source(path, tmp_path, 10**6)
     assert not isinstance(skip, str)
     assert skip.reason == "unreadable (permission denied)"

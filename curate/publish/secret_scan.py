@@ -2,9 +2,15 @@
 anything is written or uploaded, and any finding blocks the push.
 
 Secrets (API keys, tokens, private keys, passwords, high-entropy strings) are found by
-detect-secrets with all its plugins. Two gaps it leaves are filled here: e-mail addresses
-(personal data; addresses at the reserved example domains are not personal) and Hugging Face
-tokens. The token the push itself uses is also looked for verbatim.
+detect-secrets with all its plugins. The gaps it leaves are filled here: e-mail addresses
+(personal data; addresses at the reserved example domains are not personal), Hugging Face
+tokens, secret assignments its keyword plugin does not see (`// aws_secret_access_key = ...`,
+`export AWS_SECRET_ACCESS_KEY=...`), and private-key bodies (base64 lines of a PEM block, with
+or without their BEGIN line). The token the push itself uses is also looked for verbatim.
+
+A finding's id is a hash of its kind and its whole value, so a waiver (--ignore-finding) covers
+that one value and nothing else: a private key's id covers its whole PEM block (every key has
+the same BEGIN line), and a body line outside a block is its own finding.
 
 Scanning is line based, so each distinct line is scanned once: the formats repeat the same
 reasoning and code, and vendor files repeat the same licence header, which makes the distinct
@@ -32,6 +38,18 @@ _RESERVED_DOMAINS = re.compile(
     r"(^|\.)(example\.(com|org|net)|example|test|invalid|localhost)$", re.IGNORECASE
 )
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")
+# `name = value` / `name: value` / `NAME=value` anywhere on a line (a comment, a shell export, a
+# C string), for names that hold secrets; the value must look random (see `_looks_random`).
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?i)\b(?:aws_)?(?:secret_access_key|secret_key|client_secret|api_?key|access_token|auth_token|"
+    r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=_\-.~]{16,})"
+)
+# One line of a PEM body: 64 base64 characters, alone on its line or behind a comment marker
+# (a key pasted into source code); the last line of a block may be shorter.
+_PEM_BODY = re.compile(r"^\s*(?:(?://+|#+|\*|;+|--)\s*)?([A-Za-z0-9+/]{64})\s*$")
+_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----")
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----")
+PRIVATE_KEY_KINDS = ("Private Key", "Private key body")
 SCAN_NAME = "published.txt"  # the file type decides which keyword patterns detect-secrets applies
 
 
@@ -179,11 +197,31 @@ def _names_a_variable(kind: str, value: str) -> bool:
     return kind == "Secret Keyword" and _ENV_NAME.fullmatch(value) is not None
 
 
+def _looks_random(value: str) -> bool:
+    """A value with letters and digits and no word-like shape: not `config.password`, not an
+    environment-variable name, not `********`."""
+    has = [any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)]
+    return sum(has) >= 2 and has[2] and not _ENV_NAME.fullmatch(value) and len(set(value)) >= 8
+
+
+def _pem_body(line: str) -> str | None:
+    """The line when it is a line of a PEM body (64 base64 characters, mixed case and digits)."""
+    m = _PEM_BODY.match(line)
+    return m.group(1) if m and _looks_random(m.group(1)) else None
+
+
 def _scan_extra(lines: Iterable[str], forbidden: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
     needles = [f for f in forbidden if f]
     flagged: dict[str, list[tuple[str, str]]] = {}
     for line in lines:
         hits = [("Hugging Face token", m.group(0)) for m in _HF_TOKEN.finditer(line)]
+        hits += [
+            ("Secret assignment", m.group(1))
+            for m in _SECRET_ASSIGNMENT.finditer(line)
+            if _looks_random(m.group(1))
+        ]
+        if (body := _pem_body(line)) is not None:
+            hits.append(("Private key body", body))
         hits += [
             ("E-mail address", m.group(0))
             for m in _EMAIL.finditer(line)
@@ -218,10 +256,16 @@ def scan(
     findings: list[Finding] = []
     seen: set[tuple[str, int, str, int, str]] = set()
     for path, row, column, row_id, text in _texts(tables, files):
-        for number, line in enumerate(text.splitlines(), start=1):
+        lines = text.splitlines()
+        blocks = _pem_blocks(lines)
+        for number, line in enumerate(lines, start=1):
             for kind, value in flagged.get(line, []):
+                at = number
+                if kind in PRIVATE_KEY_KINDS and number in blocks:
+                    at, value = blocks[number]  # the whole block is one finding, at its BEGIN line
+                    kind = "Private Key"
                 fid = _finding_id(kind, value)
-                key = (path, row, column, number, fid)
+                key = (path, row, column, at, fid)
                 if (
                     fid in ignored
                     or key in seen
@@ -229,8 +273,23 @@ def scan(
                 ):
                     continue
                 seen.add(key)
-                findings.append(Finding(path, row, column, number, kind, _redact(kind, value), fid, row_id))
+                findings.append(Finding(path, row, column, at, kind, _redact(kind, value), fid, row_id))
     return findings
+
+
+def _pem_blocks(lines: list[str]) -> dict[int, tuple[int, str]]:
+    """1-based line number -> (first line, text) of the PEM private-key block that line belongs
+    to (BEGIN line to END line, or to the end of the text when it has none)."""
+    out: dict[int, tuple[int, str]] = {}
+    start: int | None = None
+    for number, line in enumerate(lines, start=1):
+        if _PEM_BEGIN.search(line):
+            start = number
+        if start is not None and (_PEM_END.search(line) or number == len(lines)):
+            block = "\n".join(lines[start - 1 : number])
+            out.update(dict.fromkeys(range(start, number + 1), (start, block)))
+            start = None
+    return out
 
 
 def report(findings: list[Finding], limit: int = 40) -> str:
