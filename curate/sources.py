@@ -31,7 +31,7 @@ from curate.workspace import Workspace
 from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
-from parsers.provenance import provenance
+from parsers.provenance import provenance, without_credentials
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 from schemas.arrow import arrow_schema, from_rows
@@ -51,36 +51,55 @@ def default_name(source: str) -> str:
 
 
 def clone(url: str, cache: Path, name: str) -> Path:
-    """Shallow-clone `url` into `cache/name` (replacing an earlier clone only on success)."""
+    """Shallow-clone `url` into `cache/name` (replacing an earlier clone only on success).
+
+    Credentials in the URL are used for the clone and never shown or kept: messages quote the
+    URL without them, and the clone's own `.git/config` records the origin without them. `--`
+    ends git's options, so a SOURCE that starts with `-` is never read as one."""
     cache.mkdir(parents=True, exist_ok=True)
+    shown = without_credentials(url)
     target = cache / name
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache))
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
     try:
         done = subprocess.run(
-            ["git", "clone", "--quiet", "--depth", "1", url, str(tmp / "repo")],
+            ["git", "clone", "--quiet", "--depth", "1", "--", url, str(tmp / "repo")],
             capture_output=True,
             text=True,
             timeout=CLONE_TIMEOUT_S,
             env=env,
             check=False,
         )
+        if done.returncode == 0 and shown != url:
+            subprocess.run(
+                ["git", "-C", str(tmp / "repo"), "remote", "set-url", "origin", "--", shown],
+                capture_output=True,
+                check=False,
+            )
     except FileNotFoundError:
         shutil.rmtree(tmp, ignore_errors=True)
         raise UserError("git is not installed; install git or pass a local directory") from None
     except subprocess.TimeoutExpired:
         shutil.rmtree(tmp, ignore_errors=True)
         raise UserError(
-            f"cloning {url} took more than {CLONE_TIMEOUT_S} s; clone it yourself and pass the directory"
+            f"cloning {shown} took more than {CLONE_TIMEOUT_S} s; clone it yourself and pass the directory"
         ) from None
     if done.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        reason = (done.stderr.strip().splitlines() or ["git clone failed"])[-1]
-        raise UserError(f"could not clone {url}: {reason}")
+        raise UserError(f"could not clone {shown}: {git_reason(done.stderr)}")
     shutil.rmtree(target, ignore_errors=True)
     os.replace(tmp / "repo", target)
     shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def git_reason(stderr: str) -> str:
+    """git's own reason for a failure: its `fatal:` line (git follows it with advice such as
+    "...and the repository exists.", which is not the reason), credentials removed."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    fatal = [line for line in lines if line.lower().startswith(("fatal:", "error:"))]
+    reason = (fatal or lines or ["git clone failed"])[0]
+    return without_credentials(reason.split(":", 1)[1].strip() if fatal else reason)
 
 
 def local_directory(source: str) -> Path:
@@ -127,7 +146,37 @@ def source_kind(source: str) -> str:
         return PARQUET if suffix == ".parquet" else JSONL if suffix in JSONL_SUFFIXES else OTHER_FILE
     if looks_like_git_url(source):
         return GIT
-    return HUB if _HUB_ID.match(source) else MISSING
+    return HUB if is_hub_id(source) else MISSING
+
+
+def is_hub_id(source: str) -> bool:
+    """A plausible Hugging Face dataset id (`name` or `owner/name`) that is not a mistyped local
+    path: a path's first folder exists here (`examples/corpsu`), or it starts with `.` or `~`."""
+    if not _HUB_ID.match(source) or source.startswith((".", "~")):
+        return False
+    return "/" not in source or not Path(source.split("/", 1)[0]).is_dir()
+
+
+def check_hub_reachable(source: str, timeout_s: float = 3.0) -> None:
+    """Fail at once, not after minutes of retries, when the Hub cannot be reached: one TCP connect
+    to the endpoint (HF_ENDPOINT, else huggingface.co). With HF_HUB_OFFLINE set, `datasets` reads
+    its local cache and nothing is checked."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return
+    endpoint = os.environ.get("HF_ENDPOINT", "").strip() or "https://huggingface.co"
+    parts = urlsplit(endpoint)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname or "", port), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ValueError(
+            f"{source}: no such file or directory, and the Hugging Face Hub ({endpoint}) cannot be "
+            f"reached to read it as a dataset id ({exc.strerror or exc}); check the path, or the "
+            "network (HF_HUB_OFFLINE=1 reads the local datasets cache)"
+        ) from None
 
 
 def source_name(source: str) -> str:
@@ -254,7 +303,10 @@ def read_rows(source: str) -> list[dict[str, Any]]:
         raise ValueError(
             f"{path}: unsupported file type {path.suffix.lower() or '(none)'}; give .parquet or .jsonl"
         )
-    if path.is_dir() or _HUB_ID.match(source):
+    if path.is_dir():
+        return _read_dataset(source)
+    if is_hub_id(source):
+        check_hub_reachable(source)
         return _read_dataset(source)
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
 
@@ -595,7 +647,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
         if at > start:
             shards.append(Shard("jsonl", str(path), name, first=first, start=start, end=at))
         return shards
-    if kind in (DATASET_DIR, HUB) or (kind == OTHER_FILE and _HUB_ID.match(source)):
+    if kind in (DATASET_DIR, HUB) or (kind == OTHER_FILE and is_hub_id(source)):
         return None  # read through `datasets`
     raise ValueError(f"{source}: no such file or directory, and not a Hugging Face dataset id")
 
@@ -605,19 +657,33 @@ def _jsonl_rows(shard: Shard) -> list[dict[str, Any]]:
     with open(shard.path, "rb") as handle:
         handle.seek(shard.start)
         data = handle.read(shard.end - shard.start)
-    for line in data.decode("utf-8").split("\n"):
-        if not line.strip():
+    for offset, raw in enumerate(data.split(b"\n")):
+        if not raw.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{_line_of(shard, offset)}: not UTF-8 text; expected one JSON object per line"
+            ) from None
         except json.JSONDecodeError as exc:
             raise ValueError(
-                f"{shard.path}: not valid JSON ({exc.msg}); expected one object per line"
+                f"{_line_of(shard, offset)}: not valid JSON ({exc.msg}); expected one object per line"
             ) from None
         if not isinstance(row, dict):
-            raise ValueError(f"{shard.path}: expected a JSON object per line, got {type(row).__name__}")
+            raise ValueError(
+                f"{_line_of(shard, offset)}: expected a JSON object per line, got {type(row).__name__}"
+            )
         rows.append(row)
     return rows
+
+
+def _line_of(shard: Shard, offset: int) -> str:
+    """`path:line` of the `offset`-th line of a shard (counted only when a line is bad: the
+    shard knows its first byte, not its first line number)."""
+    with open(shard.path, "rb") as handle:
+        before = handle.read(shard.start).count(b"\n")
+    return f"{shard.path}:{before + offset + 1}"
 
 
 def _rows_to_units(
@@ -703,6 +769,8 @@ def iter_corpus(
         return
     import datasets
 
+    if not Path(source).is_dir():
+        check_hub_reachable(source)
     try:
         loaded = datasets.load_dataset(source, streaming=True)
     except Exception as exc:  # datasets raises many types; all mean "cannot read this source"

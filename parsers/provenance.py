@@ -9,6 +9,7 @@ from pathlib import Path
 
 _URL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
 _CREDENTIALS_RE = re.compile(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", re.IGNORECASE)
+_CREDENTIALS_IN_TEXT_RE = re.compile(r"\b([a-z][a-z0-9+.-]*://)[^/@\s'\"]*@", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -26,6 +27,11 @@ def _git(root: Path, *args: str) -> str:
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def without_credentials(text: str) -> str:
+    """`text` (a URL, or a message quoting one) with every `user:password@` of a URL removed."""
+    return _CREDENTIALS_IN_TEXT_RE.sub(r"\1", text)
 
 
 def public_url(url: str) -> str:
