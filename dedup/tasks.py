@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dedup.names import op_name_key
+from schemas import KernelUnit
 from schemas.taskops import GENERIC, STRONG, ops_of_words, split_identifier, strength
 from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
 
@@ -235,3 +236,18 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
             if not is_fused(sorted(required)) or 2 * len(required & present) >= len(required):
                 return t, name
     return None
+
+
+def match_units(units: Sequence[KernelUnit], index: TaskIndex) -> list[TaskMatch]:
+    """Task matches of some training units (unit = position in `units`); the op and kernel
+    names a unit was read with count as names it gives itself."""
+    found = []
+    for u, unit in enumerate(units):
+        if not unit.code.strip():
+            continue
+        match, _ = match_document(unit.code, index, (unit.op_name, unit.kernel_name))
+        if match is not None:
+            match.unit = u
+            match.item = index.signatures[match.item].item  # task position -> benchmark item
+            found.append(match)
+    return found
