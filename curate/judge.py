@@ -32,7 +32,9 @@ class TaskJudge:
         )
         cache.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(cache)
-        self.db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT, answer TEXT)")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT, answer TEXT)"
+        )
         self.asked = self.cached = self.failed = 0
 
     def _key(self, kernel: str, reference: str) -> str:

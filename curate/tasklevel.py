@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from curate.judge import TaskJudge
-from dedup.tasks import TaskIndex, task_index
+from dedup.decide import task_counts
+from dedup.taskreport import task_markdown, task_records
+from dedup.tasks import TaskIndex, match_units, task_index
 from parsers.torchref import read_reference, signature_from_text
-from schemas import BenchmarkItem, KernelUnit
+from schemas import BenchmarkItem, Decision, KernelUnit
 from schemas.tasks import TaskMatch, TaskSignature
 
 TASK_LEAK_POLICIES = ("flag", "drop")
@@ -87,3 +89,41 @@ def judge_matches(
     finally:
         judge.close()
     return judge.counts()
+
+
+def dedup_task_leaks(
+    units: Sequence[KernelUnit],
+    items: Sequence[BenchmarkItem] | None,
+    decisions: list[Decision],
+    policy: str,
+    report: dict[str, Any],
+) -> str:
+    """`curate dedup`'s task-level pass: match every unit against the benchmark's tasks, record
+    the matches in `report` (`task_matches`, counts) and, with policy `drop`, mark each matched
+    unit not already a leak as a leak of method `task-identity` / `task-semantics`. Returns the
+    Markdown section ("" when the benchmark states no task)."""
+    index = task_index_for(items) if items else None
+    if index is None or items is None:
+        return ""
+    matches = match_units(units, index)
+    counts = task_counts(matches)
+    if policy == "drop":
+        for match in matches:
+            decision, item = decisions[match.unit], items[match.item]
+            if decision.decision != "leak":
+                decisions[match.unit] = Decision(
+                    decision.unit_id,
+                    "leak",
+                    "",
+                    item.item_id,
+                    item.benchmark,
+                    item.path,
+                    round(match.score, 6),
+                    f"task-{match.layer}",
+                    decision.name_match,
+                )
+    counts["task_leaks_dropped"] = sum(d.method.startswith("task-") for d in decisions)
+    report["counts"].update(counts)
+    report["task_leak_policy"] = policy
+    report["task_matches"] = task_records(matches, units, items, index)
+    return "\n".join(task_markdown(report["task_matches"], counts)) + "\n"

@@ -39,6 +39,14 @@ def dedup(
             "--drop-name-matches/--keep-name-matches", help="Also remove units named like a benchmark task."
         ),
     ] = None,
+    task_leaks: Annotated[
+        str | None,
+        typer.Option(
+            "--task-leaks",
+            help="Units that solve a benchmark task with other code (task-level matches): flag (report "
+            "them, default) or drop (mark them leak).",
+        ),
+    ] = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -59,6 +67,7 @@ def dedup(
         "abstract_identifiers": abstract_identifiers,
         "full_evidence": full_evidence,
         "drop_name_matches": drop_name_matches,
+        "task_leaks": task_leaks,
     }
     cfg = load_config(DedupConfig, "dedup", cli=cli, config_file=config)
     ws = Workspace(workspace)

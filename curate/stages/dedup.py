@@ -31,6 +31,7 @@ import pyarrow as pa
 from curate.engines import check_engine, connect_ray
 from curate.errors import UserError
 from curate.sources import SHARD_ROWS
+from curate.tasklevel import dedup_task_leaks
 from curate.workspace import Workspace
 from dedup.cluster import bucket_edges
 from dedup.config import DedupConfig
@@ -158,10 +159,12 @@ def run_dedup_stage(
         runner: DedupEngine = RayEngine(shard_rows) if engine == "ray" else LOCAL
         result = run_dedup(units, items, config, runner)
         report = build_json(result.findings, units, items or [], config, result.counts)
+        tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report)
+        result.counts.update({k: v for k, v in report["counts"].items() if k.startswith("task_")})
         write_records(ws.decisions, Decision, result.decisions)
         json_path, markdown_path = ws.leakage_reports()
         write_text_atomic(json_path, dump_json(report))
-        write_text_atomic(markdown_path, build_markdown(report))
+        write_text_atomic(markdown_path, build_markdown(report) + tasks_section)
         seconds = round(time.perf_counter() - started, 3)
         ws.record_run(DedupRun(config=dataclasses.asdict(config), counts=result.counts, seconds=seconds))
     return DedupSummary(result.counts, result.notes, seconds)
