@@ -19,6 +19,7 @@ operator library *is* a solution of the `gelu` task) with a lower score than a "
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -41,16 +42,17 @@ _STOP_WORDS = frozenset(
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,7}(?![\w.])")
+# (a literal the text must hold, the pattern): the literal is a cheap test that skips the regex.
 _NAME_PATTERNS = (
-    re.compile(r'"op"\s*:\s*"(\w+)"'),
-    re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef"),
-    re.compile(r"OP_ADD\(\s*(\w+)"),
-    re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)"),
-    re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)"),
-    re.compile(r"__aicore__\s+(?:inline\s+)?void\s+(\w+)\s*\("),
-    re.compile(r'\bm\.(?:def|impl)\(\s*"(\w+)"'),
-    re.compile(r"EXEC_NPU_CMD\(\s*aclnn(\w+)"),
-    re.compile(r"custom_ops_lib\.(\w+)"),
+    ('"op"', re.compile(r'"op"\s*:\s*"(\w+)"')),
+    ("OpDef", re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef")),
+    ("OP_ADD", re.compile(r"OP_ADD\(\s*(\w+)")),
+    ("BEGIN_TILING_DATA_DEF", re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)")),
+    ("REGISTER_TILING_DATA_CLASS", re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)")),
+    ("__aicore__", re.compile(r"__aicore__\s+(?:inline\s+)?void\s+(\w+)\s*\(")),
+    ("m.", re.compile(r'\bm\.(?:def|impl)\(\s*"(\w+)"')),
+    ("EXEC_NPU_CMD", re.compile(r"EXEC_NPU_CMD\(\s*aclnn(\w+)")),
+    ("custom_ops_lib", re.compile(r"custom_ops_lib\.(\w+)")),
 )
 _INPUT = re.compile(r'\bthis->Input\("(\w+)"\)|"input_desc"')
 _OUTPUT = re.compile(r'\bthis->Output\("(\w+)"\)')
@@ -66,6 +68,7 @@ _DERIVED = (("avg_pool", ("pool", "mean")), ("max_pool", ("pool", "max")))
 _JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _name_key(name: str) -> str:
     return op_name_key(re.sub(r"(?:Tiling)?Data$|_?tiling$|(?:_impl)?_npu$|Kernel$", "", name))
 
@@ -87,12 +90,13 @@ def candidate_facts(code: str, extra_names: Sequence[str] = ()) -> tuple[Candida
     """What a document states and does, and the normalised keys of the names it gives itself.
     Its ops come from every identifier and comment word except those names."""
     facts = CandidateFacts()
-    names = [n for pattern in _NAME_PATTERNS for n in pattern.findall(code)] + [n for n in extra_names if n]
+    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    names += [n for n in extra_names if n]
     facts.names = list(dict.fromkeys(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
     words: list[str] = []
     for ident in _IDENT.findall(code):
-        if len(ident) > 6 and _name_key(ident) in own:
+        if own and len(ident) > 6 and _name_key(ident) in own:
             continue
         words.extend(split_identifier(ident))
     facts.ops = ops_of_words(words)
@@ -100,11 +104,13 @@ def candidate_facts(code: str, extra_names: Sequence[str] = ()) -> tuple[Candida
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)})
-    facts.tiling_fields = list(dict.fromkeys(_TILING_FIELD.findall(code)))
-    facts.inputs = [m for m in _INPUT.findall(code) if m]
-    facts.outputs = list(_OUTPUT.findall(code))
-    facts.attrs = list(_ATTR.findall(code))
-    for kind, body in _JSON_NAMES.findall(code):
+    if "TILING_DATA_FIELD_DEF" in code:
+        facts.tiling_fields = list(dict.fromkeys(_TILING_FIELD.findall(code)))
+    if "this->" in code:
+        facts.inputs = [m for m in _INPUT.findall(code) if m]
+        facts.outputs = list(_OUTPUT.findall(code))
+        facts.attrs = list(_ATTR.findall(code))
+    for kind, body in _JSON_NAMES.findall(code) if "_desc" in code else ():
         target = {"input_desc": facts.inputs, "output_desc": facts.outputs, "attr": facts.attrs}[kind]
         target.extend(_JSON_NAME.findall(body))
     facts.apis = list(dict.fromkeys(a or b for a, b in _API.findall(code)))[:40]

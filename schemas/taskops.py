@@ -13,6 +13,7 @@ present in every kernel. Only strong and weak ops are required for a claim (the 
 
 from __future__ import annotations
 
+import functools
 import re
 
 STRONG = "strong"
@@ -378,7 +379,17 @@ _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*(?:d(?![a-z]))?|[A-
 _DIMS = re.compile(r"(?<=[a-z])(?:[0-9]+d|[0-9]+)$")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _split_cached(name: str) -> tuple[str, ...]:
+    return tuple(_split(name))
+
+
 def split_identifier(name: str) -> list[str]:
+    """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
+    return list(_split_cached(name))
+
+
+def _split(name: str) -> list[str]:
     """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
     words = []
     for piece in name.split("_"):
@@ -391,7 +402,7 @@ def split_identifier(name: str) -> list[str]:
 
 def text_words(text: str) -> list[str]:
     """Every identifier of a text split into lower-case words, in order."""
-    return [w for ident in _IDENT.findall(text) for w in split_identifier(ident)]
+    return [w for ident in _IDENT.findall(text) for w in _split_cached(ident)]
 
 
 def ops_of_words(words: list[str]) -> dict[str, str]:
@@ -400,6 +411,12 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     i = 0
     while i < len(words):
+        word = words[i]
+        if word not in _PREFIXES:  # the common case: one word, one lookup
+            for op in WORD_OPS.get(word, ()):
+                found.setdefault(op, word)
+            i += 1
+            continue
         step = 1
         for span in (3, 2, 1):
             if i + span > len(words):
@@ -414,3 +431,8 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
                 break
         i += step
     return found
+
+
+# Every prefix of every vocabulary key: a chunk of several words is looked up only when its
+# first word can start one (most words of a kernel cannot), which keeps the scan linear and cheap.
+_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
