@@ -12,6 +12,7 @@ from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
 TOP_TASK_MATCHES = 20  # shown side by side in the Markdown
+DETAILED_RECORDS = 200  # records with both sides' facts in leakage.json; the rest name the pair
 _LIST = 12  # items of each fact list kept per record
 
 
@@ -70,7 +71,27 @@ def task_records(
         return []
     ordered = sorted(matches, key=lambda m: (m.level != "fused", -m.score, units[m.unit].path))
     position = {sig.item: t for t, sig in enumerate(index.signatures)}
-    return [task_record(m, units, items, index, position[m.item]) for m in ordered]
+    records = [task_record(m, units, items, index, position[m.item]) for m in ordered[:DETAILED_RECORDS]]
+    return records + [_short_record(m, units, items) for m in ordered[DETAILED_RECORDS:]]
+
+
+def _short_record(
+    match: TaskMatch, units: Sequence[KernelUnit], items: Sequence[BenchmarkItem]
+) -> dict[str, Any]:
+    """A match past the first DETAILED_RECORDS: the pair and the verdict, without the facts (a
+    corpus of generic single ops can have thousands; their facts would dominate the report)."""
+    unit, item = units[match.unit], items[match.item]
+    return {
+        "unit_id": unit.unit_id,
+        "unit_path": unit.path,
+        "item_id": item.item_id,
+        "task_name": item.task_name,
+        "layer": match.layer,
+        "level": match.level,
+        "score": match.score,
+        "judge": match.judge,
+        "matched_ops": match.matched_ops,
+    }
 
 
 def _join(values: Sequence[Any]) -> str:
@@ -98,10 +119,10 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
     out += ["", "| document | task | layer | level | score | judge |", "|---|---|---|---|---:|---|"]
     for r in records[:50]:
         out.append(
-            f"| `{r['unit_path']}` | {r['benchmark']} `{r['task_name']}` | {r['layer']} | {r['level']} | "
+            f"| `{r['unit_path']}` | `{r['task_name']}` | {r['layer']} | {r['level']} | "
             f"{r['score']:.3f} | {r['judge'] or '-'} |"
         )
-    for n, r in enumerate(records[:TOP_TASK_MATCHES], start=1):
+    for n, r in enumerate([r for r in records if "task" in r][:TOP_TASK_MATCHES], start=1):
         task, cand = r["task"], r["candidate"]
         out += ["", f"### {n}. `{r['unit_path']}` solves `{r['task_name']}` ({r['layer']}, {r['level']})", ""]
         out += ["| the task states | the document states |", "|---|---|"]

@@ -20,6 +20,7 @@ operator library *is* a solution of the `gelu` task) with a lower score than a "
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -27,10 +28,11 @@ from dataclasses import dataclass, field
 
 from dedup.names import op_name_key
 from schemas import KernelUnit
-from schemas.taskops import GENERIC, STRONG, ops_of_words, split_identifier, strength
+from schemas.taskops import GENERIC, STRONG, WORD_OPS, WORD_PREFIXES, ops_of_words, split_identifier, strength
 from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
 
 SEMANTIC_THRESHOLD = 0.5  # tuned on the dev split of the golden solutions (README)
+WEAK_ONLY_BAR = 0.65  # the score a task of weak ops only needs (see match_document)
 OP_LEVEL_DISCOUNT = 0.9  # a single-op task's score is scaled by this: users may want fused only
 _WEIGHT = {STRONG: 1.0, "weak": 0.5, GENERIC: 0.2}
 _PARTS = (0.45, 0.3, 0.15, 0.1)  # ops, words, spatial rank, constants
@@ -86,24 +88,53 @@ def is_fused(required: Sequence[str]) -> bool:
     return len(required) >= 2
 
 
-def candidate_facts(code: str, extra_names: Sequence[str] = ()) -> tuple[CandidateFacts, set[str]]:
-    """What a document states and does, and the normalised keys of the names it gives itself.
-    Its ops come from every identifier and comment word except those names."""
+def candidate_facts(
+    code: str, extra_names: Sequence[str] = (), full: bool = True
+) -> tuple[CandidateFacts, set[str]]:
+    """What a document states and does, and its words with the normalised keys of the names it
+    gives itself. Its ops come from every identifier and comment word except those names.
+    `full=False` leaves out the facts only a report shows (op definition, tiling, calls)."""
     facts = CandidateFacts()
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
     names += [n for n in extra_names if n]
     facts.names = list(dict.fromkeys(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
-    words: list[str] = []
-    for ident in _IDENT.findall(code):
+    stream = _IDENT.findall(code)
+    words: set[str] = set()
+    for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order
         if own and len(ident) > 6 and _name_key(ident) in own:
             continue
-        words.extend(split_identifier(ident))
-    facts.ops = ops_of_words(words)
+        words.update(split_identifier(ident))
+        for op, word in _identifier_ops(ident):
+            facts.ops.setdefault(op, word)
+    for op, word in _prose_pairs(stream):
+        facts.ops.setdefault(op, word)
     for op, parts in _DERIVED:
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)})
+    facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
+    if full:
+        _stated_facts(code, facts)
+    return facts, own | words
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _identifier_ops(ident: str) -> tuple[tuple[str, str], ...]:
+    return tuple(ops_of_words(split_identifier(ident)).items())
+
+
+def _prose_pairs(stream: list[str]) -> list[tuple[str, str]]:
+    """Ops two consecutive words show together ("leaky relu", "max pool" in a comment)."""
+    found: list[tuple[str, str]] = []
+    for a, b in itertools.pairwise(stream):
+        if a.islower() and a in WORD_PREFIXES:
+            for key in (a + b.lower(), f"{a}_{b.lower()}"):
+                found.extend((op, key) for op in WORD_OPS.get(key, ()))
+    return found
+
+
+def _stated_facts(code: str, facts: CandidateFacts) -> None:
     if "TILING_DATA_FIELD_DEF" in code:
         facts.tiling_fields = list(dict.fromkeys(_TILING_FIELD.findall(code)))
     if "this->" in code:
@@ -114,8 +145,6 @@ def candidate_facts(code: str, extra_names: Sequence[str] = ()) -> tuple[Candida
         target = {"input_desc": facts.inputs, "output_desc": facts.outputs, "attr": facts.attrs}[kind]
         target.extend(_JSON_NAME.findall(body))
     facts.apis = list(dict.fromkeys(a or b for a, b in _API.findall(code)))[:40]
-    facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
-    return facts, own | set(words)
 
 
 @dataclass(slots=True)
@@ -204,16 +233,21 @@ def match_document(
     code: str, index: TaskIndex, extra_names: Sequence[str] = (), threshold: float = SEMANTIC_THRESHOLD
 ) -> tuple[TaskMatch | None, CandidateFacts]:
     """The task one training document solves (identity first, then semantics), or None."""
-    facts, words = candidate_facts(code, extra_names)
+    facts, words = candidate_facts(code, extra_names, full=False)
     present = set(facts.ops)
     numbers = frozenset(facts.numbers)
     identity = _identity(index, facts, present)
     best: SemanticScore | None = None
     for required, tasks in index.groups.items():
-        if not required <= present or not any(strength(op) == STRONG for op in required):
-            continue  # the fused-task rule: every required op shown, one of them a strong one
+        if not required <= present:
+            continue  # the fused-task rule: every required op must be shown
+        # A task of weak ops only (`sum_reduction`, `max_broadcast`) is claimed only well above
+        # the threshold: every kernel says min, max and sum for reasons of its own.
+        bar = 0.0 if any(strength(op) == STRONG for op in required) else WEAK_ONLY_BAR
         for t in tasks:
             scored = semantic_score(index, t, facts, words, numbers)
+            if scored.score < bar:
+                continue
             if best is None or (scored.score, -t) > (best.score, -best.task):
                 best = scored
     if identity is not None:

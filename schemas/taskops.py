@@ -412,7 +412,7 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
     i = 0
     while i < len(words):
         word = words[i]
-        if word not in _PREFIXES:  # the common case: one word, one lookup
+        if word not in WORD_PREFIXES:  # the common case: one word, one lookup
             for op in WORD_OPS.get(word, ()):
                 found.setdefault(op, word)
             i += 1
@@ -435,4 +435,4 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
 
 # Every prefix of every vocabulary key: a chunk of several words is looked up only when its
 # first word can start one (most words of a kernel cannot), which keeps the scan linear and cheap.
-_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
+WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
