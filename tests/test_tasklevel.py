@@ -279,3 +279,13 @@ def test_dedup_task_leaks_drop_marks_the_solution_leak(index) -> None:
 def test_task_index_without_tasks_is_none() -> None:
     assert task_index_for(_items({"x": ""})) is None
     assert task_index([]).signatures == []
+
+
+def test_ingested_pytorch_benchmark_workspace_is_an_audit_test_side(tmp_path, monkeypatch, capsys) -> None:
+    bench = _write(tmp_path / "reference" / "fuse", {"conv2d_min_tanh_tanh.py": CONV_MIN_TANH}).parent
+    ws = tmp_path / "ws"
+    status, out, err = run_cli(monkeypatch, capsys, "ingest", bench, "--benchmark", "--workspace", ws)
+    assert status == 0, err
+    train = _write(tmp_path / "train", {"fused.cpp": NEUTRAL_FUSED})
+    status, out, err = run_cli(monkeypatch, capsys, "audit", train, ws, "--report-dir", tmp_path / "r")
+    assert status == 1 and "1 solve a test task (1 fused" in out, (out, err)
