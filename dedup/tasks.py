@@ -32,7 +32,6 @@ from schemas.taskops import GENERIC, STRONG, WORD_OPS, WORD_PREFIXES, ops_of_wor
 from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
 
 SEMANTIC_THRESHOLD = 0.5  # tuned on the dev split of the golden solutions (README)
-WEAK_ONLY_BAR = 0.65  # the score a task of weak ops only needs (see match_document)
 OP_LEVEL_DISCOUNT = 0.9  # a single-op task's score is scaled by this: users may want fused only
 _WEIGHT = {STRONG: 1.0, "weak": 0.5, GENERIC: 0.2}
 _PARTS = (0.45, 0.3, 0.15, 0.1)  # ops, words, spatial rank, constants
@@ -147,6 +146,24 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
     facts.apis = list(dict.fromkeys(a or b for a, b in _API.findall(code)))[:40]
 
 
+# Every vocabulary word of a strong op, any case, `_`/space optional between its parts; "pool"
+# too, since `_DERIVED` makes a strong op of it.
+_STRONG_TEXT = re.compile(
+    "|".join(
+        sorted(
+            {
+                k.replace("_", "[_ ]?")
+                for k, ops in WORD_OPS.items()
+                if any(strength(o) == STRONG for o in ops)
+            },
+            key=len,
+            reverse=True,
+        )
+    ),
+    re.IGNORECASE,
+)
+
+
 @dataclass(slots=True)
 class TaskIndex:
     """The benchmark's tasks prepared once for every shard of the training side."""
@@ -233,21 +250,20 @@ def match_document(
     code: str, index: TaskIndex, extra_names: Sequence[str] = (), threshold: float = SEMANTIC_THRESHOLD
 ) -> tuple[TaskMatch | None, CandidateFacts]:
     """The task one training document solves (identity first, then semantics), or None."""
+    if not _may_match(code, index, extra_names):
+        return None, CandidateFacts()
     facts, words = candidate_facts(code, extra_names, full=False)
     present = set(facts.ops)
     numbers = frozenset(facts.numbers)
     identity = _identity(index, facts, present)
     best: SemanticScore | None = None
     for required, tasks in index.groups.items():
-        if not required <= present:
-            continue  # the fused-task rule: every required op must be shown
-        # A task of weak ops only (`sum_reduction`, `max_broadcast`) is claimed only well above
-        # the threshold: every kernel says min, max and sum for reasons of its own.
-        bar = 0.0 if any(strength(op) == STRONG for op in required) else WEAK_ONLY_BAR
+        # The fused-task rule: every required op shown, one of them a strong op (a task of weak
+        # ops only, `sum_reduction`, is claimed by identity alone: every kernel says min and sum).
+        if not required <= present or not any(strength(op) == STRONG for op in required):
+            continue
         for t in tasks:
             scored = semantic_score(index, t, facts, words, numbers)
-            if scored.score < bar:
-                continue
             if best is None or (scored.score, -t) > (best.score, -best.task):
                 best = scored
     if identity is not None:
@@ -264,6 +280,16 @@ def match_document(
     match = TaskMatch(-1, best.task, "semantics", level, best.score, _confidence(level, best.score))
     match.matched_ops, match.shared_numbers = best.matched_ops, best.shared_numbers
     return match, facts
+
+
+def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
+    """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (searched
+    at C speed, any case and separator), identity a name equal to a task's. Most rows of a
+    large corpus fail both and skip the word scan."""
+    if _STRONG_TEXT.search(code):
+        return True
+    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    return any(_name_key(n) in index.names for n in [*names, *extra_names] if n)
 
 
 def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
