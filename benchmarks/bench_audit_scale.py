@@ -3,7 +3,7 @@
 in a child process; prints rows, seconds and that child's own peak RSS per size. Exit 0 is
 expected: the rows hold none of the example benchmark's kernels.
 
-    python benchmarks/bench_audit_scale.py 100000 1000000 3000000 [--engine ray] [--keep DIR]
+    python benchmarks/bench_audit_scale.py 100000 1000000 3000000 [--engine ray] [--keep DIR] [--test DIR]
 """
 
 from __future__ import annotations
@@ -43,6 +43,13 @@ def main() -> None:
     )
     parser.add_argument("sizes", nargs="+", type=int)
     parser.add_argument("--engine", default="local")
+    parser.add_argument(
+        "--test",
+        type=Path,
+        default=ROOT / "examples" / "benchmark",
+        help="test side (default: the example benchmark; a MultiKernelBench reference/ folder adds "
+        "task-level matching)",
+    )
     parser.add_argument("--keep", type=Path, help="write the jsonl files here (default: a temporary dir)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="audit-scale-"))
@@ -64,7 +71,7 @@ def main() -> None:
             *curate,
             "audit",
             str(path),
-            str(ROOT / "examples" / "benchmark"),
+            str(args.test),
             "--train-code-column",
             "output",
             "--code-from",
@@ -72,7 +79,7 @@ def main() -> None:
             "--engine",
             args.engine,
             "--report-dir",
-            str(work / f"report-{args.engine}-{n}"),
+            str(work / f"report-{args.engine}-{args.test.name}-{n}"),
         ]
         start = time.perf_counter()
         with tempfile.TemporaryFile() as err:

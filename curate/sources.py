@@ -32,6 +32,7 @@ from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.provenance import provenance, without_credentials
+from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
 from schemas.arrow import arrow_schema, from_rows
@@ -399,6 +400,31 @@ def benchmark_from_table(
     return result
 
 
+def task_table(source: str, *, name: str, text_column: str, id_column: str | None) -> list[BenchmarkItem]:
+    """Benchmark items from a table of task descriptions (`--test-text-column`): one per row,
+    its text the task's description (a PyTorch reference in the text is read as one)."""
+    rows = read_rows(source)
+    _column(rows, text_column, source, "--test-text-column with the column that states the task")
+    items = []
+    for row, row_id in zip(rows, _row_ids(rows, id_column, source), strict=True):
+        text = _text(row.get(text_column))
+        task = _text(row.get("task_name")) or row_id
+        items.append(
+            BenchmarkItem(
+                item_id=stable_id(name, row_id),
+                benchmark=name,
+                task_name=task,
+                op_name=_text(row.get("op_name")) or task,
+                level=_int(row.get("level")),
+                category=_text(row.get("category")) or "other",
+                path=row_id,
+                reference=text if "forward" in text and "torch" in text else "",
+                description=text,
+            )
+        )
+    return items
+
+
 def units_from_table(
     source: str, *, name: str, code_column: str, id_column: str | None, code_from: str | None = None
 ) -> list[KernelUnit]:
@@ -458,10 +484,31 @@ def code_files(root: Path) -> list[Path]:
         p
         for p in root.rglob("*")
         if p.is_file()
-        and p.suffix.lower() in CODE_EXTENSIONS
+        and (p.suffix.lower() in CODE_EXTENSIONS or _is_submission_file(p))
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)
+
+
+def _is_submission_file(path: Path) -> bool:
+    """A MultiKernelBench submission (`kernel_src = ...` string fields in a .py file)."""
+    if path.suffix != ".py":
+        return False
+    try:
+        return looks_like_submission(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return False
+
+
+def file_unit(source: str, root: Path, path: Path) -> KernelUnit:
+    """One code file as a training document; a submission file is read as ONE candidate (its
+    fields together, its op named by the op definition)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    rel = path.relative_to(root).as_posix()
+    sub = read_submission(text) if path.suffix == ".py" else None
+    if sub is not None:
+        return _unit(source, rel, sub.as_code(), sub.op_name or path.stem)
+    return _unit(source, rel, text, path.stem)
 
 
 def _is_workspace(path: Path) -> bool:
@@ -470,11 +517,7 @@ def _is_workspace(path: Path) -> bool:
 
 
 def _files_as_units(root: Path, name: str) -> list[KernelUnit]:
-    units = []
-    for path in code_files(root):
-        rel = path.relative_to(root).as_posix()
-        units.append(_unit(name, rel, path.read_text(encoding="utf-8", errors="replace"), path.stem))
-    return units
+    return [file_unit(name, root, path) for path in code_files(root)]
 
 
 def _items_as_units(items: list[BenchmarkItem]) -> list[KernelUnit]:
@@ -506,9 +549,24 @@ def _units_as_items(units: list[KernelUnit]) -> list[BenchmarkItem]:
 
 def _plain_directory(path: Path) -> bool:
     """A directory of code files, as opposed to a local dataset directory."""
-    if code_files(path):
+    if code_files(path) or _pytorch_suite(path):
         return True
     return not any(p.suffix.lower() in DATA_EXTENSIONS for p in path.rglob("*") if p.is_file())
+
+
+def _pytorch_suite(path: Path) -> bool:
+    """A folder of PyTorch reference modules (MultiKernelBench, KernelBench): tasks, not a dataset,
+    even with a few json files beside them. Decided from the first few .py files."""
+    for n, py in enumerate(sorted(path.rglob("*.py"))):
+        if n >= 5:
+            break
+        try:
+            head = py.read_text(encoding="utf-8", errors="replace")[:4000]
+        except OSError:
+            continue
+        if "import torch" in head and "def forward" in head:
+            return True
+    return False
 
 
 def load_corpus(
@@ -542,11 +600,19 @@ class BenchmarkSide:
 
 
 def load_benchmark(
-    source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
+    source: str,
+    *,
+    code_column: str = "code",
+    id_column: str | None = None,
+    code_from: str | None = None,
+    text_column: str | None = None,
 ) -> BenchmarkSide:
     """The test side of an audit. A directory with `code_from="text"` gives one item per code
-    file, its whole text, whatever kernels it holds."""
+    file, its whole text, whatever kernels it holds; `text_column` reads a table of task
+    descriptions (no code needed: the tasks are matched, `dedup.tasks`)."""
     kind, path, name = source_kind(source), Path(source), source_name(source)
+    if text_column is not None:
+        return BenchmarkSide(task_table(source, name=name, text_column=text_column, id_column=id_column))
     if kind == WORKSPACE:
         ws = Workspace(path)
         if ws.benchmark.exists():
@@ -575,7 +641,7 @@ def benchmark_directory(root: Path, name: str) -> BenchmarkSide | None:
     """The benchmark items of a folder with AscendC kernels, detected as `ingest --benchmark`
     detects them; None when it holds no kernel (the caller then reads its files as raw text)."""
     result = ingest_benchmark(root, SourceInfo(name, "", "", ""), IngestConfig())
-    if result.kind not in ("task-layout", "kernels"):
+    if result.kind not in ("task-layout", "kernels", "pytorch"):  # pytorch: tasks, no code
         return None
     return BenchmarkSide(result.items, result.left_out)
 
@@ -717,15 +783,7 @@ def read_shard(
 
     if shard.kind == "files":
         root = Path(shard.path)
-        yield [
-            _unit(
-                shard.name,
-                Path(f).relative_to(root).as_posix(),
-                Path(f).read_text(encoding="utf-8", errors="replace"),
-                Path(f).stem,
-            )
-            for f in shard.files
-        ]
+        yield [file_unit(shard.name, root, Path(f)) for f in shard.files]
     elif shard.kind == "units":
         path = Path(shard.path)
         if path.is_dir():

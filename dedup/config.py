@@ -36,6 +36,13 @@ class DedupConfig:
         "Quote every shared line of every pair in leakage.json (default: line ranges and 3 lines).",
         flag="--full-evidence/--bounded-evidence",
     )
+    # Training units that solve a benchmark task (dedup.tasks) are flagged in the report, or
+    # dropped (marked leak) with "drop".
+    task_leaks: str = option(
+        "flag",
+        "Units that solve a benchmark task with other code (task-level matches): flag (report them) "
+        "or drop (mark them leak).",
+    )
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""
@@ -47,6 +54,8 @@ class DedupConfig:
             raise ConfigError("num_perm", f"num_perm must be between 1 and 1024, got {self.num_perm}")
         if not 1 <= self.ngram <= 32:
             raise ConfigError("ngram", f"ngram must be between 1 and 32, got {self.ngram}")
+        if self.task_leaks not in ("flag", "drop"):
+            raise ConfigError("task_leaks", f"task_leaks must be flag or drop, got {self.task_leaks!r}")
         if self.scheme not in SCHEMES:
             raise ConfigError("scheme", f"scheme must be one of {', '.join(SCHEMES)}, got {self.scheme!r}")
         if self.min_containment_shingles < 1:

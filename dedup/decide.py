@@ -19,8 +19,10 @@ from dedup.lsh import band_params, buckets
 from dedup.minhash import signatures
 from dedup.names import name_index, op_name_key
 from dedup.shingles import ShingleSets, build_shingle_sets, jaccard
+from dedup.tasks import TaskIndex, match_units
 from schemas import BenchmarkItem, Decision, KernelUnit, stable_id
 from schemas.licenses import is_permissive
+from schemas.tasks import TaskMatch
 
 _METHOD_RANK = {"exact": 0, "jaccard": 1, "containment": 2, "name": 3}
 
@@ -44,6 +46,7 @@ class LeakFindings:
     leaks: list[Leak] = field(default_factory=list)
     name_matches: list[tuple[int, int]] = field(default_factory=list)  # (unit, item)
     bench_docs: int = 0  # benchmark answers with code (some shingle left after removing comments)
+    tasks: list[TaskMatch] = field(default_factory=list)  # task-level matches (dedup.tasks)
 
 
 @dataclass(slots=True)
@@ -90,9 +93,10 @@ class BenchIndex:
     where: list[tuple[int, int]]  # (item, answer) of each benchmark document
     sets: ShingleSets
     names: dict[str, list[str]]  # op-name key -> item indices (as strings)
+    tasks: TaskIndex | None = None  # task signatures, when the test side states its tasks
 
 
-def bench_index(items: list[BenchmarkItem], cfg: DedupConfig) -> BenchIndex:
+def bench_index(items: list[BenchmarkItem], cfg: DedupConfig, tasks: TaskIndex | None = None) -> BenchIndex:
     where = _answer_docs(items)
     bench = build_shingle_sets((items[i].answers[k] for i, k in where), cfg.ngram, cfg.abstract_identifiers)
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
@@ -100,7 +104,7 @@ def bench_index(items: list[BenchmarkItem], cfg: DedupConfig) -> BenchIndex:
         norm = op_name_key(it.task_name)
         if len(norm) >= 2 and str(i) not in index.get(norm, []):
             index.setdefault(norm, []).append(str(i))
-    return BenchIndex(where, bench, index)
+    return BenchIndex(where, bench, index, tasks)
 
 
 def sort_leaks(leaks: list[Leak], units: list[KernelUnit], items: list[BenchmarkItem]) -> None:
@@ -147,12 +151,19 @@ def audit_shard(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig) ->
     """Shingle, sign and probe one shard; keep only the units a finding names."""
     corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
     found = probe(units, index, cfg, corpus)
-    involved = sorted({lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches})
+    tasks = match_units(units, index.tasks) if index.tasks is not None else []
+    involved = sorted(
+        {lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches} | {m.unit for m in tasks}
+    )
     at = {u: k for k, u in enumerate(involved)}
     for lk in found.leaks:
         lk.unit = at[lk.unit]
+    for match in tasks:
+        match.unit = at[match.unit]
     found.name_matches = [(at[u], i) for u, i in found.name_matches]
-    return ShardAudit([units[u] for u in involved], found, len(units), int((corpus.sizes() == 0).sum()))
+    empty = int((corpus.sizes() == 0).sum())
+    found.tasks = tasks
+    return ShardAudit([units[u] for u in involved], found, len(units), empty)
 
 
 def merge_shards(
@@ -169,6 +180,9 @@ def merge_shards(
             lk.unit += base
             findings.leaks.append(lk)
         findings.name_matches.extend((u + base, i) for u, i in shard.findings.name_matches)
+        for match in shard.findings.tasks:
+            match.unit += base
+            findings.tasks.append(match)
         documents += shard.documents
         empty += shard.empty
     sort_leaks(findings.leaks, units, items)
@@ -185,6 +199,19 @@ def _audit_counts(findings: LeakFindings, documents: int, items: int, empty: int
         "leaked_items": len({lk.item for lk in findings.leaks}),
         "name_matches": len({u for u, _ in findings.name_matches}),
         "empty_train_documents": empty,
+        **task_counts(findings.tasks),
+    }
+
+
+def task_counts(tasks: list[TaskMatch]) -> dict[str, int]:
+    """Training documents placed on a task (those a judge said no to are not counted)."""
+    kept = [m for m in tasks if m.judge != "no"]
+    return {
+        "task_matches": len({m.unit for m in kept}),
+        "task_matches_fused": len({m.unit for m in kept if m.level == "fused"}),
+        "task_matches_op": len({m.unit for m in kept if m.level == "op"}),
+        "task_matched_items": len({m.item for m in kept}),
+        "task_matches_judged_no": len({m.unit for m in tasks if m.judge == "no"}),
     }
 
 

@@ -15,6 +15,7 @@ from curate.commands.config_options import config_command
 from curate.commands.options import CodeFromOption, EngineOption, JsonOption, check_code_from
 from curate.sources import SHARD_ROWS
 from curate.stages.audit import Side, run_audit_stage
+from curate.tasklevel import JudgeModelOption, JudgeUrlOption, judge_settings
 from dedup.config import DedupConfig
 
 # The matching options audit shares with dedup (the rest of [dedup] is dedup's alone).
@@ -50,16 +51,24 @@ def audit(
     report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
         "audit-report"
     ),
+    test_text_column: Annotated[
+        str | None,
+        typer.Option(help="TEST is a table of task descriptions (or PyTorch references) in this column."),
+    ] = None,
+    judge_url: JudgeUrlOption = None,
+    judge_model: JudgeModelOption = "judge",
     json_out: JsonOption = False,
 ) -> None:
-    """Find test items whose code appears in the training side; exit 1 when any leak is found."""
+    """Find test items whose code appears in the training side, and training documents that solve a
+    test task (task-level matches); exit 1 when either is found."""
     summary = run_audit_stage(
         Side(train, train_code_column, train_id_column, check_code_from(code_from)),
-        Side(test, test_code_column, test_id_column, check_code_from(test_code_from)),
+        Side(test, test_code_column, test_id_column, check_code_from(test_code_from), test_text_column),
         cfg,
         report_dir,
         engine=engine,
         shard_rows=shard_rows,
+        judge=judge_settings(judge_url, judge_model, report_dir / "judge.sqlite"),
     )
     counts = summary.counts
     if json_out:
@@ -71,6 +80,8 @@ def audit(
             f"audit {verdict}: {counts['leaks']} of {counts['train_documents']} training documents contain "
             f"{counts['leaked_items']} of {counts['test_items']} test items "
             f"({counts['leak_pairs']} pairs); {counts['name_matches']} op-name matches; "
+            f"{counts['task_matches']} solve a test task ({counts['task_matches_fused']} fused, "
+            f"{counts['task_matches_op']} single-op); "
             + (
                 f"{left_out} test folder file{'s' * (left_out != 1)} not compared (no kernel); "
                 if left_out

@@ -30,10 +30,12 @@ from curate.sources import (
     read_shard,
     split_block_path,
 )
+from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from curate.workspace import leakage_reports
 from dedup.config import DedupConfig
-from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards
+from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
 from dedup.report import build_json, build_markdown, dump_json
+from dedup.taskreport import task_markdown, task_records
 from schemas.tables import write_text_atomic
 
 
@@ -45,6 +47,7 @@ class Side:
     code_column: str = "code"
     id_column: str | None = None
     code_from: str | None = None  # extract code blocks from a text column (dedup.extract)
+    text_column: str | None = None  # test side: a table of task descriptions (no code needed)
 
 
 @dataclass(slots=True)
@@ -70,7 +73,11 @@ def _side_error(side: str, exc: Exception) -> UserError:
 def _load_test(side: Side) -> BenchmarkSide:
     try:
         loaded = load_benchmark(
-            side.source, code_column=side.code_column, id_column=side.id_column, code_from=side.code_from
+            side.source,
+            code_column=side.code_column,
+            id_column=side.id_column,
+            code_from=side.code_from,
+            text_column=side.text_column,
         )
     except ValueError as exc:
         raise _side_error("TEST", exc) from None
@@ -142,6 +149,7 @@ def run_audit_stage(
     report_dir: Path,
     engine: str = "local",
     shard_rows: int = SHARD_ROWS,
+    judge: JudgeSettings | None = None,
 ) -> AuditSummary:
     if report_dir.exists() and not report_dir.is_dir():
         raise UserError(f"--report-dir {report_dir} is a file; give a directory")
@@ -150,7 +158,7 @@ def run_audit_stage(
         raise UserError(f"--shard-rows must be at least 1, got {shard_rows}")
     test_side = _load_test(test)
     items = test_side.items
-    index = bench_index(items, config)
+    index = bench_index(items, config, task_index_for(items))
     try:
         shards = _train_shards(train, index, config, shard_rows, executor_for(engine))
         units, findings, counts = merge_shards(shards, items, index)
@@ -163,18 +171,32 @@ def run_audit_stage(
         raise UserError(
             f"TRAIN: no document of {train.source} has code once comments are removed; give a source with code"
         )
-    if counts["test_answers"] == 0:
+    if counts["test_answers"] == 0 and index.tasks is None:
         raise UserError(
             f"TEST: no item of {test.source} has kernel code (a PyTorch-only benchmark?); "
-            "an audit compares code: use `curate dedup` for op-name matching"
+            "and none states its task (a PyTorch reference or a description): nothing to compare"
         )
     counts["test_files_left_out"] = len(test_side.left_out)
+    counts.update(_judge_and_count(findings.tasks, units, items, judge))
     report = build_json(findings, units, items, config, counts)
+    report["task_matches"] = task_records(findings.tasks, units, items, index.tasks)
     report["train"], report["test"] = train.source, test.source
     report["test_left_out"] = test_side.left_out
     _blocks(report, train, test)
     json_path, markdown_path = leakage_reports(report_dir)
     write_text_atomic(json_path, dump_json(report))
     title = f"Leakage audit: {train.source} vs {test.source}"
-    write_text_atomic(markdown_path, build_markdown(report, title=title, notes=_left_out_note(test_side)))
-    return AuditSummary(bool(findings.leaks), counts, report["leaks"], report_dir)
+    markdown = build_markdown(report, title=title, notes=_left_out_note(test_side))
+    if index.tasks is not None:
+        markdown += "\n".join(task_markdown(report["task_matches"], counts)) + "\n"
+    write_text_atomic(markdown_path, markdown)
+    leaked = bool(findings.leaks) or counts["task_matches"] > 0
+    return AuditSummary(leaked, counts, report["leaks"], report_dir)
+
+
+def _judge_and_count(
+    tasks: list[Any], units: list[Any], items: list[Any], judge: JudgeSettings | None
+) -> dict[str, int]:
+    """The task-level counters, after the judge (when one is given) has had its say."""
+    judged = judge_matches(tasks, units, items, judge)
+    return {**task_counts(tasks), **judged}

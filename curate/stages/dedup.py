@@ -17,6 +17,7 @@ from curate.errors import UserError
 from curate.executor import RayExecutor, check_engine
 from curate.sources import SHARD_ROWS
 from curate.stage import Stage
+from curate.tasklevel import dedup_task_leaks
 from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
 from dedup.config import DedupConfig
@@ -62,10 +63,12 @@ def _dedup(
     runner: DedupEngine = BandShuffleEngine(RayExecutor(), shard_rows) if engine == "ray" else LOCAL
     result = run_dedup(units, items, config, runner)
     report = build_json(result.findings, units, items or [], config, result.counts)
+    tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report)
+    result.counts.update({k: v for k, v in report["counts"].items() if k.startswith("task_")})
     ws.write_table("decisions", Decision, result.decisions)
     json_path, markdown_path = ws.leakage_reports()
     write_text_atomic(json_path, dump_json(report))
-    write_text_atomic(markdown_path, build_markdown(report))
+    write_text_atomic(markdown_path, build_markdown(report) + tasks_section)
     return DedupSummary(result.counts, result.notes, round(time.perf_counter() - started, 3))
 
 

@@ -1,0 +1,128 @@
+"""Recall and precision of task-level matching (dedup.tasks) on real solutions, and the share of
+a control corpus (kernels of no benchmark task) that is flagged.
+
+    python benchmarks/eval_tasklevel.py --reference MKB/reference \
+        --submissions GOLDEN_DIR --trees EVOKERNEL_OPS_DIR [--control DIR ...] [--split dev|held-out|all]
+
+- Test side: every PyTorch reference under --reference (one task per file).
+- Solutions: every submission-format `.py` of --submissions (truth: its file stem) and every op
+  directory of --trees (truth: the directory name, `ArgmaxOverADimensionCustom`); a solution
+  whose truth normalises to no task name is counted apart (no right answer to find).
+- Each solution is matched as written and with every identifier spelt after its task replaced
+  (benchmarks/neutralise_names.py). Recall: share of solutions placed on their task; precision:
+  share of placements that are right.
+- Dev / held-out: md5 of the truth task's key, first byte mod 10 < 7 -> dev. Tune on dev only.
+- Control: every code file (or op directory) of each --control folder is one document; printed:
+  documents, flagged as fused, flagged as op level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+
+from neutralise_names import neutralise  # noqa: E402
+
+from dedup.names import op_name_key  # noqa: E402
+from dedup.tasks import SEMANTIC_THRESHOLD, match_document, task_index  # noqa: E402
+from parsers.submission import read_submission  # noqa: E402
+from parsers.torchref import read_reference  # noqa: E402
+
+_CODE = (".cpp", ".h", ".hpp", ".cc", ".asc", ".json")
+
+
+def split_of(key: str) -> str:
+    return "dev" if hashlib.md5(key.encode()).digest()[0] % 10 < 7 else "held-out"
+
+
+def load_tasks(reference: Path, exclude: list[str]) -> list:
+    sigs = []
+    for path in sorted(reference.rglob("*.py")):
+        if any(part.startswith(tuple(exclude)) for part in path.relative_to(reference).parts[:-1]):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "torch" in text:
+            sigs.append(read_reference(path.stem, text))
+    return sigs
+
+
+def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
+    """(truth name, code, names to neutralise) per solution."""
+    rows = []
+    for directory in args.submissions:
+        for path in sorted(Path(directory).glob("*.py")):
+            sub = read_submission(path.read_text(encoding="utf-8", errors="replace"))
+            if sub is not None:
+                rows.append((path.stem, sub.as_code(), [path.stem, sub.op_name]))
+    for directory in args.trees:
+        for op_dir in sorted(p for p in Path(directory).iterdir() if p.is_dir()):
+            code = "\n".join(
+                f.read_text(encoding="utf-8", errors="replace")
+                for f in sorted(op_dir.rglob("*"))
+                if f.is_file() and f.suffix in _CODE and f.name != "result.json"
+            )
+            rows.append((op_dir.name, code, [op_dir.name]))
+    return rows
+
+
+def control_docs(folder: Path) -> list[str]:
+    return [
+        f.read_text(encoding="utf-8", errors="replace")
+        for f in sorted(folder.rglob("*"))
+        if f.is_file() and f.suffix in (".cpp", ".h", ".hpp", ".cc", ".asc") and ".git" not in f.parts
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reference", type=Path, required=True)
+    parser.add_argument("--submissions", nargs="*", default=[])
+    parser.add_argument("--trees", nargs="*", default=[])
+    parser.add_argument("--control", nargs="*", default=[])
+    parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--exclude", nargs="*", default=[], help="reference sub-folders to leave out")
+    parser.add_argument("--threshold", type=float, default=SEMANTIC_THRESHOLD)
+    args = parser.parse_args()
+    sigs = load_tasks(args.reference, args.exclude)
+    index = task_index(sigs)
+    keys = {op_name_key(s.task) for s in sigs}
+    print(f"tasks: {len(sigs)}")
+    table: dict[tuple[str, str], list[int]] = {}
+    for truth, code, names in solutions(args):
+        key = op_name_key(truth)
+        split = split_of(key) if key in keys else "no-task"
+        for variant in ("as-written", "neutral"):
+            text = code if variant == "as-written" else neutralise(code, names)
+            match, _ = match_document(text, index, threshold=args.threshold)
+            got = op_name_key(sigs[match.item].task) if match else ""
+            counts = table.setdefault((split, variant), [0, 0, 0])  # solutions, placed, right
+            counts[0] += 1
+            counts[1] += match is not None
+            counts[2] += got == key
+            if args.show_misses and split != "no-task" and got != key:
+                print(f"  miss [{split} {variant}] {truth} -> {got or '-'}")
+    for (split, variant), (n, placed, right) in sorted(table.items()):
+        recall = right / n if n else 0.0
+        precision = right / placed if placed else 0.0
+        print(
+            f"{split:9} {variant:10} solutions {n:4} placed {placed:4} right {right:4} "
+            f"recall {recall:.3f} precision {precision:.3f}"
+        )
+    for folder in args.control:
+        docs = control_docs(Path(folder))
+        fused = op = 0
+        for doc in docs:
+            match, _ = match_document(doc, index, threshold=args.threshold)
+            fused += bool(match and match.level == "fused")
+            op += bool(match and match.level == "op")
+        share = fused / len(docs) if docs else 0.0
+        print(f"control {folder}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}")
+
+
+if __name__ == "__main__":
+    main()

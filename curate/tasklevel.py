@@ -1,0 +1,129 @@
+"""Task-level decontamination glue for `audit` and `dedup`: the task signatures of a test side
+(from its PyTorch references or task texts, `parsers.torchref`), and the optional judge pass.
+
+Kept apart from the stages so that they only call two functions: `task_index_for(items)` and
+`judge_matches(...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from curate.judge import TaskJudge
+from dedup.decide import task_counts
+from dedup.taskreport import task_markdown, task_records
+from dedup.tasks import TaskIndex, match_units, task_index
+from parsers.torchref import read_reference, signature_from_text
+from schemas import BenchmarkItem, Decision, KernelUnit
+from schemas.tasks import TaskMatch, TaskSignature
+
+TASK_LEAK_POLICIES = ("flag", "drop")
+
+
+def task_signatures(items: Sequence[BenchmarkItem]) -> list[TaskSignature]:
+    """One signature per item that states its task: its PyTorch reference, else its description."""
+    sigs = []
+    for i, item in enumerate(items):
+        if item.reference.strip():
+            sig = read_reference(item.task_name, item.reference)
+        elif item.description.strip():
+            sig = signature_from_text(item.task_name, item.description)
+        else:
+            continue
+        sig.item = i
+        sigs.append(sig)
+    return sigs
+
+
+def task_index_for(items: Sequence[BenchmarkItem]) -> TaskIndex | None:
+    """The task index of a test side, None when no item states a task."""
+    sigs = task_signatures(items)
+    return task_index(sigs) if sigs else None
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSettings:
+    """`--judge-url` / `--judge-model`: an OpenAI-compatible endpoint asked about each match."""
+
+    url: str
+    model: str
+    cache: Path  # SQLite journal of verdicts, one per (model, pair)
+
+
+JudgeUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        help="OpenAI-compatible endpoint asked 'does this kernel implement this reference?' about each "
+        "task-level match (cached per pair; offline without it)."
+    ),
+]
+JudgeModelOption = Annotated[str, typer.Option(help="Model name sent to --judge-url.")]
+
+
+def judge_settings(url: str | None, model: str, cache: Path) -> JudgeSettings | None:
+    return JudgeSettings(url, model, cache) if url else None
+
+
+def judge_matches(
+    matches: list[TaskMatch],
+    units: Sequence[KernelUnit],
+    items: Sequence[BenchmarkItem],
+    settings: JudgeSettings | None,
+) -> dict[str, int]:
+    """Ask the judge about every task match (cached per pair); its verdict is stored on the match
+    (`judge`: yes / no) and a "no" is not counted as a leak. Returns the judge's counters."""
+    if settings is None or not matches:
+        return {}
+    judge = TaskJudge(settings.url, settings.model, settings.cache)
+    try:
+        for match in matches:
+            item = items[match.item]
+            reference = item.reference or item.description
+            verdict = judge.verdict(units[match.unit].code, reference)
+            match.judge = "" if verdict is None else ("yes" if verdict else "no")
+    finally:
+        judge.close()
+    return judge.counts()
+
+
+def dedup_task_leaks(
+    units: Sequence[KernelUnit],
+    items: Sequence[BenchmarkItem] | None,
+    decisions: list[Decision],
+    policy: str,
+    report: dict[str, Any],
+) -> str:
+    """`curate dedup`'s task-level pass: match every unit against the benchmark's tasks, record
+    the matches in `report` (`task_matches`, counts) and, with policy `drop`, mark each matched
+    unit not already a leak as a leak of method `task-identity` / `task-semantics`. Returns the
+    Markdown section ("" when the benchmark states no task)."""
+    index = task_index_for(items) if items else None
+    if index is None or items is None:
+        return ""
+    matches = match_units(units, index)
+    counts = task_counts(matches)
+    if policy == "drop":
+        for match in matches:
+            decision, item = decisions[match.unit], items[match.item]
+            if decision.decision != "leak":
+                decisions[match.unit] = Decision(
+                    decision.unit_id,
+                    "leak",
+                    "",
+                    item.item_id,
+                    item.benchmark,
+                    item.path,
+                    round(match.score, 6),
+                    f"task-{match.layer}",
+                    decision.name_match,
+                )
+    counts["task_leaks_dropped"] = sum(d.method.startswith("task-") for d in decisions)
+    report["counts"].update(counts)
+    report["task_leak_policy"] = policy
+    report["task_matches"] = task_records(matches, units, items, index)
+    return "\n".join(task_markdown(report["task_matches"], counts)) + "\n"

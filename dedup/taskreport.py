@@ -1,0 +1,142 @@
+"""Task-level matches in leakage.json/.md: a class of their own, apart from copies, with what the
+benchmark states and what the training document states side by side, so a reader can check the
+verdict without re-running anything."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dedup.tasks import TaskIndex, candidate_facts
+from schemas import BenchmarkItem, KernelUnit
+from schemas.tasks import TaskMatch
+
+TOP_TASK_MATCHES = 20  # shown side by side in the Markdown
+DETAILED_RECORDS = 200  # records with both sides' facts in leakage.json; the rest name the pair
+_LIST = 12  # items of each fact list kept per record
+
+
+def task_record(
+    match: TaskMatch, units: Sequence[KernelUnit], items: Sequence[BenchmarkItem], index: TaskIndex, t: int
+) -> dict[str, Any]:
+    """One match as leakage.json holds it (`t`: the task's position in the index)."""
+    unit, item, sig = units[match.unit], items[match.item], index.signatures[t]
+    facts, _ = candidate_facts(unit.code, (unit.op_name, unit.kernel_name))
+    return {
+        "unit_id": unit.unit_id,
+        "unit_source": unit.source,
+        "unit_path": unit.path,
+        "item_id": item.item_id,
+        "benchmark": item.benchmark,
+        "task_name": item.task_name,
+        "task_path": item.path,
+        "layer": match.layer,
+        "level": match.level,
+        "score": match.score,
+        "confidence": match.confidence,
+        "judge": match.judge,
+        "matched_name": match.name,
+        "matched_ops": match.matched_ops,
+        "shared_numbers": match.shared_numbers[:_LIST],
+        "task": {
+            "required_ops": sorted(index.required[t]),
+            "ops_in_order": sig.ops[:24],
+            "calls": sig.calls[:_LIST],
+            "reductions": sig.reductions[:_LIST],
+            "init_params": sig.init_params[:_LIST],
+            "input_shapes": sig.input_shapes[:_LIST],
+            "dims": sig.dims,
+        },
+        "candidate": {
+            "names": facts.names[:_LIST],
+            "ops": [f"{op} ({word})" for op, word in sorted(facts.ops.items())][:24],
+            "inputs": facts.inputs[:_LIST],
+            "outputs": facts.outputs[:_LIST],
+            "attrs": facts.attrs[:_LIST],
+            "tiling_fields": facts.tiling_fields[:_LIST],
+            "apis": facts.apis[:_LIST],
+            "dims": facts.dims,
+        },
+    }
+
+
+def task_records(
+    matches: Sequence[TaskMatch],
+    units: Sequence[KernelUnit],
+    items: Sequence[BenchmarkItem],
+    index: TaskIndex | None,
+) -> list[dict[str, Any]]:
+    """Strongest first: fused before op level, then score, then unit path."""
+    if index is None:
+        return []
+    ordered = sorted(matches, key=lambda m: (m.level != "fused", -m.score, units[m.unit].path))
+    position = {sig.item: t for t, sig in enumerate(index.signatures)}
+    records = [task_record(m, units, items, index, position[m.item]) for m in ordered[:DETAILED_RECORDS]]
+    return records + [_short_record(m, units, items) for m in ordered[DETAILED_RECORDS:]]
+
+
+def _short_record(
+    match: TaskMatch, units: Sequence[KernelUnit], items: Sequence[BenchmarkItem]
+) -> dict[str, Any]:
+    """A match past the first DETAILED_RECORDS: the pair and the verdict, without the facts (a
+    corpus of generic single ops can have thousands; their facts would dominate the report)."""
+    unit, item = units[match.unit], items[match.item]
+    return {
+        "unit_id": unit.unit_id,
+        "unit_path": unit.path,
+        "item_id": item.item_id,
+        "task_name": item.task_name,
+        "layer": match.layer,
+        "level": match.level,
+        "score": match.score,
+        "judge": match.judge,
+        "matched_ops": match.matched_ops,
+    }
+
+
+def _join(values: Sequence[Any]) -> str:
+    return ", ".join(f"`{v}`" for v in values) if values else "-"
+
+
+def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> list[str]:
+    """The Markdown section; [] when the test side states no task."""
+    out = ["", "## Task-level matches (a benchmark task solved, not copied)", ""]
+    out.append(
+        f"{counts.get('task_matches', 0)} training documents solve {counts.get('task_matched_items', 0)} "
+        f"benchmark tasks: {counts.get('task_matches_fused', 0)} a fused task (every step), "
+        f"{counts.get('task_matches_op', 0)} a single-op task (level op, lower confidence)"
+        + (
+            f"; {counts['task_matches_judged_no']} more the judge rejected"
+            if counts.get("task_matches_judged_no")
+            else ""
+        )
+        + ". Layers: identity (a name the document gives itself is the task's), semantics (what it "
+        "states and does against the task's PyTorch reference)."
+    )
+    if not records:
+        out += ["", "None."]
+        return out
+    out += ["", "| document | task | layer | level | score | judge |", "|---|---|---|---|---:|---|"]
+    for r in records[:50]:
+        out.append(
+            f"| `{r['unit_path']}` | `{r['task_name']}` | {r['layer']} | {r['level']} | "
+            f"{r['score']:.3f} | {r['judge'] or '-'} |"
+        )
+    for n, r in enumerate([r for r in records if "task" in r][:TOP_TASK_MATCHES], start=1):
+        task, cand = r["task"], r["candidate"]
+        out += ["", f"### {n}. `{r['unit_path']}` solves `{r['task_name']}` ({r['layer']}, {r['level']})", ""]
+        out += ["| the task states | the document states |", "|---|---|"]
+        out.append(f"| required ops: {_join(task['required_ops'])} | ops shown: {_join(cand['ops'])} |")
+        out.append(f"| calls: {_join(task['calls'])} | AscendC calls: {_join(cand['apis'])} |")
+        out.append(f"| `__init__`: {_join(task['init_params'])} | names: {_join(cand['names'])} |")
+        out.append(
+            f"| inputs: {_join([' x '.join(s) for s in task['input_shapes']])} | op inputs: "
+            f"{_join(cand['inputs'])}; outputs {_join(cand['outputs'])}; attrs {_join(cand['attrs'])} |"
+        )
+        out.append(
+            f"| rank: {_join(task['dims'])} | rank: {_join(cand['dims'])}; tiling: {_join(cand['tiling_fields'])} |"
+        )
+        out.append(
+            f"| matched: {_join(r['matched_ops'])} | same name: {_join([r['matched_name']] if r['matched_name'] else [])} |"
+        )
+    return out

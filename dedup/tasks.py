@@ -1,0 +1,312 @@
+"""Task-level matching: place a training document on the benchmark task it solves.
+
+Copies of an answer are found by `dedup.leakage`; this module finds solutions of a task written
+with other code. Two offline layers, each reported as its own class with its evidence:
+
+- identity: a name the document gives its op, kernel, tiling data or binding (normalised by
+  `dedup.names.op_name_key`: case, `_`, `Custom`/`V2`/`Kernel` affixes) equals a task's name.
+- semantics: what the document states and does against the task signature
+  (`schemas.tasks.TaskSignature`): the canonical ops its identifiers, AscendC calls and comments
+  show, the task's name and `__init__` parameter words, the task's integer constants. The score
+  is a weighted sum of those three shares, printed with its parts, so a reader can redo it.
+
+The fused-task rule holds in both layers: a task is claimed only by a document that shows every
+op the task requires (`required_ops`), so a kernel that only does `tanh` never claims
+`conv2d_min_tanh_tanh`. The document's own names are left out of that check (they would
+otherwise prove themselves). A task of one op is a match of level "op" (a generic `Gelu` of an
+operator library *is* a solution of the `gelu` task) with a lower score than a "fused" match.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dedup.names import op_name_key
+from schemas import KernelUnit
+from schemas.taskops import GENERIC, STRONG, WORD_OPS, WORD_PREFIXES, ops_of_words, split_identifier, strength
+from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
+
+SEMANTIC_THRESHOLD = 0.5  # tuned on the dev split of the golden solutions (README)
+OP_LEVEL_DISCOUNT = 0.9  # a single-op task's score is scaled by this: users may want fused only
+_WEIGHT = {STRONG: 1.0, "weak": 0.5, GENERIC: 0.2}
+_PARTS = (0.45, 0.3, 0.15, 0.1)  # ops, words, spatial rank, constants
+_EXTRA_PENALTY, _EXTRA_CAP = 0.12, 0.36
+_COMMON_NUMBERS = frozenset({0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096})
+_STOP_WORDS = frozenset(
+    {"a", "an", "the", "of", "over", "with", "for", "to", "in", "on", "by", "and", "or", "model", "new"}
+)
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"(?<![\w.])\d{1,7}(?![\w.])")
+# (a literal the text must hold, the pattern): the literal is a cheap test that skips the regex.
+_NAME_PATTERNS = (
+    ('"op"', re.compile(r'"op"\s*:\s*"(\w+)"')),
+    ("OpDef", re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef")),
+    ("OP_ADD", re.compile(r"OP_ADD\(\s*(\w+)")),
+    ("BEGIN_TILING_DATA_DEF", re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)")),
+    ("REGISTER_TILING_DATA_CLASS", re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)")),
+    ("__aicore__", re.compile(r"__aicore__\s+(?:inline\s+)?void\s+(\w+)\s*\(")),
+    ("m.", re.compile(r'\bm\.(?:def|impl)\(\s*"(\w+)"')),
+    ("EXEC_NPU_CMD", re.compile(r"EXEC_NPU_CMD\(\s*aclnn(\w+)")),
+    ("custom_ops_lib", re.compile(r"custom_ops_lib\.(\w+)")),
+)
+_INPUT = re.compile(r'\bthis->Input\("(\w+)"\)|"input_desc"')
+_OUTPUT = re.compile(r'\bthis->Output\("(\w+)"\)')
+_ATTR = re.compile(r'\bthis->Attr\("(\w+)"\)')
+_TILING_FIELD = re.compile(r"TILING_DATA_FIELD_DEF(?:_ARR)?\(\s*[\w:]+\s*,\s*(?:\d+\s*,\s*)?(\w+)")
+_API = re.compile(r"\bAscendC::(\w+)|\b([A-Z][A-Za-z]+)\s*(?:<[^<>;()]*>)?\s*\(")
+_JSON_NAMES = re.compile(r'"(input_desc|output_desc|attr)"\s*:\s*\[(.*?)\]\s*[,}]', re.S)
+_RANK_WORD = re.compile(
+    r"(?i)(?:conv|pool|pooling|norm|transpose|transposed|deconv|upsample)_?([123])d(?![a-z])"
+)
+# Ops shown by two words together: a "pool" kernel that takes a mean is an average pool.
+_DERIVED = (("avg_pool", ("pool", "mean")), ("max_pool", ("pool", "max")))
+_JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _name_key(name: str) -> str:
+    return op_name_key(re.sub(r"(?:Tiling)?Data$|_?tiling$|(?:_impl)?_npu$|Kernel$", "", name))
+
+
+def required_ops(signature: TaskSignature) -> list[str]:
+    """The ops a document must show to claim this task: the non-generic ops the task's name
+    states, or, when its name states none (`resnet18`), those `forward` computes."""
+    named = [op for op in ops_of_words(split_identifier(signature.task)) if strength(op) != GENERIC]
+    if named:
+        return sorted(set(named))
+    return sorted({op for op in signature.ops if strength(op) != GENERIC})
+
+
+def is_fused(required: Sequence[str]) -> bool:
+    return len(required) >= 2
+
+
+def candidate_facts(
+    code: str, extra_names: Sequence[str] = (), full: bool = True
+) -> tuple[CandidateFacts, set[str]]:
+    """What a document states and does, and its words with the normalised keys of the names it
+    gives itself. Its ops come from every identifier and comment word except those names.
+    `full=False` leaves out the facts only a report shows (op definition, tiling, calls)."""
+    facts = CandidateFacts()
+    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    names += [n for n in extra_names if n]
+    facts.names = list(dict.fromkeys(names))
+    own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
+    stream = _IDENT.findall(code)
+    words: set[str] = set()
+    for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order
+        if own and len(ident) > 6 and _name_key(ident) in own:
+            continue
+        words.update(split_identifier(ident))
+        for op, word in _identifier_ops(ident):
+            facts.ops.setdefault(op, word)
+    for op, word in _prose_pairs(stream):
+        facts.ops.setdefault(op, word)
+    for op, parts in _DERIVED:
+        if op not in facts.ops and all(p in facts.ops for p in parts):
+            facts.ops[op] = "+".join(facts.ops[p] for p in parts)
+    facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)})
+    facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
+    if full:
+        _stated_facts(code, facts)
+    return facts, own | words
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _identifier_ops(ident: str) -> tuple[tuple[str, str], ...]:
+    return tuple(ops_of_words(split_identifier(ident)).items())
+
+
+def _prose_pairs(stream: list[str]) -> list[tuple[str, str]]:
+    """Ops two consecutive words show together ("leaky relu", "max pool" in a comment)."""
+    found: list[tuple[str, str]] = []
+    for a, b in itertools.pairwise(stream):
+        if a.islower() and a in WORD_PREFIXES:
+            for key in (a + b.lower(), f"{a}_{b.lower()}"):
+                found.extend((op, key) for op in WORD_OPS.get(key, ()))
+    return found
+
+
+def _stated_facts(code: str, facts: CandidateFacts) -> None:
+    if "TILING_DATA_FIELD_DEF" in code:
+        facts.tiling_fields = list(dict.fromkeys(_TILING_FIELD.findall(code)))
+    if "this->" in code:
+        facts.inputs = [m for m in _INPUT.findall(code) if m]
+        facts.outputs = list(_OUTPUT.findall(code))
+        facts.attrs = list(_ATTR.findall(code))
+    for kind, body in _JSON_NAMES.findall(code) if "_desc" in code else ():
+        target = {"input_desc": facts.inputs, "output_desc": facts.outputs, "attr": facts.attrs}[kind]
+        target.extend(_JSON_NAME.findall(body))
+    facts.apis = list(dict.fromkeys(a or b for a, b in _API.findall(code)))[:40]
+
+
+# Every vocabulary word of a strong op, in lower case without `_`; "pool" too, since
+# `_DERIVED` makes a strong op of it. Tested as substrings of the squashed text (`in`: C speed).
+_STRONG_STEMS = tuple(
+    sorted(
+        {k.replace("_", "") for k, ops in WORD_OPS.items() if any(strength(o) == STRONG for o in ops)}
+        | {"pool"}
+    )
+)
+
+
+@dataclass(slots=True)
+class TaskIndex:
+    """The benchmark's tasks prepared once for every shard of the training side."""
+
+    signatures: list[TaskSignature]
+    required: list[frozenset[str]] = field(default_factory=list)
+    names: dict[str, list[int]] = field(default_factory=dict)  # task name key -> tasks
+    words: list[dict[str, float]] = field(default_factory=list)  # task word -> idf weight
+    constants: list[frozenset[int]] = field(default_factory=list)
+    groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set -> tasks
+
+
+def _task_words(sig: TaskSignature) -> set[str]:
+    words = set(split_identifier(sig.task))
+    for param in sig.init_params:
+        words.update(split_identifier(param))
+    return {w for w in words if w not in _STOP_WORDS and len(w) >= 2 and not w.isdigit()}
+
+
+def task_index(signatures: list[TaskSignature]) -> TaskIndex:
+    index = TaskIndex(signatures)
+    task_words = [_task_words(s) for s in signatures]
+    df: dict[str, int] = {}
+    for words in task_words:
+        for w in words:
+            df[w] = df.get(w, 0) + 1
+    n = max(1, len(signatures))
+    for t, sig in enumerate(signatures):
+        required = frozenset(required_ops(sig))
+        index.required.append(required)
+        if required:
+            index.groups.setdefault(required, []).append(t)
+        key = op_name_key(sig.task)
+        if len(key) >= 2:
+            index.names.setdefault(key, []).append(t)
+        index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
+        index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
+    return index
+
+
+@dataclass(slots=True)
+class SemanticScore:
+    task: int
+    score: float
+    ops: float
+    words: float
+    constants: float
+    matched_ops: list[str]
+    shared_numbers: list[int]
+
+
+def semantic_score(
+    index: TaskIndex, t: int, facts: CandidateFacts, words: set[str], numbers: frozenset[int]
+) -> SemanticScore:
+    sig = index.signatures[t]
+    task_ops = set(sig.ops) | set(index.required[t])
+    shown = {op for op in facts.ops if strength(op) == STRONG} | {op for op in task_ops if op in facts.ops}
+    both = sum(_WEIGHT[strength(op)] for op in task_ops & shown)
+    total = sum(_WEIGHT[strength(op)] for op in task_ops) + sum(_WEIGHT[strength(op)] for op in shown)
+    ops = 2 * both / total if total else 0.0  # Dice: the task explained and the document explained
+    present = sorted(task_ops & shown)
+    weights = index.words[t]
+    word_share = sum(v for w, v in weights.items() if w in words) / (sum(weights.values()) or 1.0)
+    shared = sorted(index.constants[t] & numbers)
+    constants = len(shared) / len(index.constants[t]) if index.constants[t] else 0.0
+    task_dims, dims = set(sig.dims), set(facts.dims)
+    rank = len(task_dims & dims) / len(task_dims | dims) if task_dims and dims else 0.0
+    extra = sum(1 for op in shown if strength(op) == STRONG and op not in task_ops)
+    score = _PARTS[0] * ops + _PARTS[1] * word_share + _PARTS[2] * rank + _PARTS[3] * constants
+    score -= min(_EXTRA_CAP, _EXTRA_PENALTY * extra)
+    if not is_fused(sorted(index.required[t])):
+        score *= OP_LEVEL_DISCOUNT
+    matched = [f"{op} ({facts.ops[op]})" for op in present]
+    return SemanticScore(t, round(max(score, 0.0), 4), ops, word_share, constants, matched, shared)
+
+
+def _confidence(level: str, score: float) -> str:
+    if level == "fused" and score >= 0.6:
+        return "high"
+    return "medium" if score >= 0.55 or level == "fused" else "low"
+
+
+def match_document(
+    code: str, index: TaskIndex, extra_names: Sequence[str] = (), threshold: float = SEMANTIC_THRESHOLD
+) -> tuple[TaskMatch | None, CandidateFacts]:
+    """The task one training document solves (identity first, then semantics), or None."""
+    if not _may_match(code, index, extra_names):
+        return None, CandidateFacts()
+    facts, words = candidate_facts(code, extra_names, full=False)
+    present = set(facts.ops)
+    numbers = frozenset(facts.numbers)
+    identity = _identity(index, facts, present)
+    best: SemanticScore | None = None
+    for required, tasks in index.groups.items():
+        # The fused-task rule: every required op shown, one of them a strong op (a task of weak
+        # ops only, `sum_reduction`, is claimed by identity alone: every kernel says min and sum).
+        if not required <= present or not any(strength(op) == STRONG for op in required):
+            continue
+        for t in tasks:
+            scored = semantic_score(index, t, facts, words, numbers)
+            if best is None or (scored.score, -t) > (best.score, -best.task):
+                best = scored
+    if identity is not None:
+        t, name = identity
+        scored = semantic_score(index, t, facts, words, numbers)
+        level = "fused" if is_fused(sorted(index.required[t])) else "op"
+        score = 1.0 if level == "fused" else 0.9
+        match = TaskMatch(-1, t, "identity", level, score, "high" if level == "fused" else "medium")
+        match.name, match.matched_ops, match.shared_numbers = name, scored.matched_ops, scored.shared_numbers
+        return match, facts
+    if best is None or best.score < threshold:
+        return None, facts
+    level = "fused" if is_fused(sorted(index.required[best.task])) else "op"
+    match = TaskMatch(-1, best.task, "semantics", level, best.score, _confidence(level, best.score))
+    match.matched_ops, match.shared_numbers = best.matched_ops, best.shared_numbers
+    return match, facts
+
+
+def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
+    """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (searched
+    at C speed, any case and separator), identity a name equal to a task's. Most rows of a
+    large corpus fail both and skip the word scan."""
+    squashed = code.lower().replace("_", "").replace(" ", "")
+    if any(stem in squashed for stem in _STRONG_STEMS):
+        return True
+    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    return any(_name_key(n) in index.names for n in [*names, *extra_names] if n)
+
+
+def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
+    """A task whose name one of the document's names equals. The name states every step of a
+    fused task; the code beside the name must show at least half of them (an empty stub named
+    after a fused task, or a single op renamed, does not claim it)."""
+    for name in facts.names:
+        for t in index.names.get(_name_key(name), []):
+            required = index.required[t]
+            if not is_fused(sorted(required)) or 2 * len(required & present) >= len(required):
+                return t, name
+    return None
+
+
+def match_units(units: Sequence[KernelUnit], index: TaskIndex) -> list[TaskMatch]:
+    """Task matches of some training units (unit = position in `units`); the op and kernel
+    names a unit was read with count as names it gives itself."""
+    found = []
+    for u, unit in enumerate(units):
+        if not unit.code.strip():
+            continue
+        match, _ = match_document(unit.code, index, (unit.op_name, unit.kernel_name))
+        if match is not None:
+            match.unit = u
+            match.item = index.signatures[match.item].item  # task position -> benchmark item
+            found.append(match)
+    return found

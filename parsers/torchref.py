@@ -1,0 +1,205 @@
+"""Task signatures from what a benchmark states: a PyTorch reference module, or a task text.
+
+A reference (`class Model(nn.Module)` with `__init__`, `forward`, `get_inputs`,
+`get_init_inputs`: the MultiKernelBench and KernelBench layout) is read with Python's `ast`,
+never imported: the `nn` modules `__init__` builds (`self.conv = nn.Conv2d(...)`), the torch
+calls and arithmetic of `forward` in order with their constant keyword arguments (`dim=1`), the
+`__init__` parameters, the shapes and dtypes `get_inputs` builds, the module-level integer
+constants, and the words of the docstring and comments. The task name's own words count too:
+a benchmark that calls a task `swish` states that it is a swish whatever `forward` spells out.
+
+A text that is not Python (a task description from a table) gives the ops its words name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from schemas.taskops import TORCH_OPS, ops_of_words, split_identifier, text_words
+from schemas.tasks import TaskSignature
+
+_ARITHMETIC = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+_REDUCTIONS = frozenset({"min", "max", "sum", "mean", "prod", "argmax", "argmin", "logsumexp", "softmax"})
+_RANK = re.compile(r"([123])d$")
+_CREATORS = frozenset({"rand", "randn", "randint", "ones", "zeros", "empty", "full", "rand_like", "tensor"})
+
+
+def _callee(node: ast.expr) -> str:
+    """`torch.nn.functional.gelu` -> "gelu"; `x.sum` -> "sum"; `self.conv` -> "" (a module)."""
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            return ""
+        return node.attr.lower()
+    if isinstance(node, ast.Name):
+        return node.id.lower()
+    return ""
+
+
+def _literal(node: ast.expr) -> str:
+    try:
+        return repr(ast.literal_eval(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return ast.unparse(node)
+
+
+class _Forward(ast.NodeVisitor):
+    """The ops of a method body in evaluation order (arguments before the call that uses them)."""
+
+    def __init__(self, modules: dict[str, tuple[str, ...]]) -> None:
+        self.modules = modules  # self.<attr> -> ops of the nn module it holds
+        self.ops: list[str] = []
+        self.calls: list[str] = []
+        self.reductions: list[str] = []
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self.generic_visit(node)
+        op = _ARITHMETIC.get(type(node.op))
+        if op:
+            self.ops.append(op)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            ops = self.modules.get(func.attr, ())
+            name = f"self.{func.attr}"
+        else:
+            name = _callee(func)
+            ops = TORCH_OPS.get(name, ())
+        if not ops:
+            return
+        kwargs = [f"{k.arg}={_literal(k.value)}" for k in node.keywords if k.arg]
+        self.ops.extend(ops)
+        call = f"{name}({', '.join(kwargs)})"
+        self.calls.append(call)
+        if name in _REDUCTIONS and (kwargs or len(node.args) > 1):
+            dims = [a for a in kwargs if a.startswith("dim")] or [_literal(a) for a in node.args[1:2]]
+            self.reductions.append(f"{name}({', '.join(dims)})")
+
+
+def _module_ops(init: ast.FunctionDef) -> dict[str, tuple[str, ...]]:
+    """`self.conv = nn.Conv2d(...)` -> {"conv": ("conv",)}; an `nn.Sequential` gives its parts."""
+    modules: dict[str, tuple[str, ...]] = {}
+    for node in ast.walk(init):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                ops: list[str] = []
+                for call in ast.walk(node.value):
+                    if isinstance(call, ast.Call):
+                        ops.extend(TORCH_OPS.get(_callee(call.func), ()))
+                modules[target.attr] = tuple(ops)
+    return modules
+
+
+def _dims(nodes: list[ast.AST]) -> list[int]:
+    """Spatial ranks of the modules and functions a reference uses: `nn.Conv3d` -> 3."""
+    ranks = set()
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            name = _callee(node.func)
+            m = _RANK.search(name)
+            if m and TORCH_OPS.get(name):
+                ranks.add(int(m.group(1)))
+    return sorted(ranks)
+
+
+def _functions(nodes: list[ast.AST]) -> dict[str, ast.FunctionDef]:
+    found: dict[str, ast.FunctionDef] = {}
+    for node in nodes:
+        if isinstance(node, ast.FunctionDef):
+            found.setdefault(node.name, node)
+    return found
+
+
+def _constants(tree: ast.Module) -> list[int]:
+    values = []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)):
+            continue
+        if isinstance(node.value.value, int) and not isinstance(node.value.value, bool):
+            values.append(int(node.value.value))
+    return values
+
+
+def _inputs(func: ast.FunctionDef | None) -> tuple[list[list[str]], list[str]]:
+    shapes: list[list[str]] = []
+    dtypes: list[str] = []
+    if func is None:
+        return shapes, dtypes
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and _callee(node.func) in _CREATORS:
+            shapes.append([ast.unparse(a) for a in node.args])
+            dtype = next((ast.unparse(k.value) for k in node.keywords if k.arg == "dtype"), "float32")
+            dtypes.append(dtype.removeprefix("torch."))
+    return shapes, dtypes
+
+
+_COMMENT = re.compile(r"#([^\n]*)")
+
+
+def _comment_words(text: str) -> list[str]:
+    """Words of `#` comments (a `#` inside a string counts too: harmless, and much cheaper than
+    tokenising every reference)."""
+    return [w for comment in _COMMENT.findall(text) for w in text_words(comment)]
+
+
+def _name_ops(task: str) -> list[str]:
+    return list(ops_of_words(split_identifier(task)))
+
+
+def signature_from_text(task: str, text: str) -> TaskSignature:
+    """A task stated in words: the ops its name and text name, in the order they appear."""
+    words = text_words(text)
+    ops = list(dict.fromkeys([*_name_ops(task), *ops_of_words(words)]))
+    return TaskSignature(task=task, ops=ops, words=sorted(set(words)), source="text")
+
+
+def read_reference(task: str, text: str) -> TaskSignature:
+    """The signature of a PyTorch reference; a text that is not Python is read as a description."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return signature_from_text(task, text)
+    nodes = list(ast.walk(tree))  # walked once; every reader below filters this list
+    functions = _functions(nodes)
+    forward = functions.get("forward")
+    if forward is None:
+        return signature_from_text(task, text)
+    init = functions.get("__init__")
+    modules = _module_ops(init) if init else {}
+    visitor = _Forward(modules)
+    for statement in forward.body:
+        visitor.visit(statement)
+    shapes, dtypes = _inputs(functions.get("get_inputs"))
+    init_params = [a.arg for a in init.args.args[1:]] if init else []
+    words: list[str] = []
+    for node in nodes:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef):
+            words.extend(text_words(ast.get_docstring(node) or ""))
+    words.extend(_comment_words(text))
+    init_values = _init_values(functions.get("get_init_inputs"))
+    return TaskSignature(
+        task=task,
+        ops=[*_name_ops(task), *visitor.ops],
+        calls=visitor.calls,
+        reductions=visitor.reductions,
+        init_params=init_params,
+        input_shapes=shapes,
+        input_dtypes=dtypes,
+        constants=sorted(set(_constants(tree)) | set(init_values)),
+        dims=_dims(nodes),
+        words=sorted(set(words)),
+    )
+
+
+def _init_values(func: ast.FunctionDef | None) -> list[int]:
+    if func is None:
+        return []
+    return [
+        int(n.value)
+        for n in ast.walk(func)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool)
+    ]

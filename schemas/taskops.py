@@ -1,0 +1,438 @@
+"""The canonical op vocabulary shared by both sides of task matching.
+
+A benchmark states its task in PyTorch (`nn.Conv2d`, `torch.tanh`, `F.group_norm`); a training
+row states it in AscendC and prose (`Tanh`, `groupNormTiling`, "// apply min over channels").
+Both are mapped onto the same small set of canonical ops here, so that `parsers.torchref` (the
+test side) and `dedup.tasks` (the training side) agree on what a word means.
+
+Each op has a strength: `strong` ops name a computation that a kernel does not do by accident
+(a convolution, a softmax, a group norm); `weak` ops are words every kernel uses for other
+reasons (`min` for tiling, `exp` inside a sigmoid); `generic` ops are element-wise arithmetic,
+present in every kernel. Only strong and weak ops are required for a claim (the fused-task rule).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+STRONG = "strong"
+WEAK = "weak"
+GENERIC = "generic"
+
+# canonical op -> strength
+OP_STRENGTH: dict[str, str] = {
+    **{
+        op: STRONG
+        for op in (
+            "conv",
+            "conv_transpose",
+            "matmul",
+            "relu",
+            "leaky_relu",
+            "gelu",
+            "sigmoid",
+            "tanh",
+            "softmax",
+            "log_softmax",
+            "logsumexp",
+            "mish",
+            "swish",
+            "hardswish",
+            "hardsigmoid",
+            "hardtanh",
+            "selu",
+            "elu",
+            "softplus",
+            "softsign",
+            "batch_norm",
+            "group_norm",
+            "layer_norm",
+            "instance_norm",
+            "rms_norm",
+            "max_pool",
+            "avg_pool",
+            "argmax",
+            "argmin",
+            "cumsum",
+            "cumprod",
+            "prod",
+            "gather",
+            "scatter",
+            "index_select",
+            "index_add",
+            "index_copy",
+            "masked_fill",
+            "embedding",
+            "where",
+            "attention",
+            "lstm",
+            "gru",
+            "rnn",
+            "interpolate",
+            "grid_sample",
+            "dropout",
+            "cross_entropy",
+            "kl_div",
+            "mse",
+            "huber",
+            "hinge",
+            "triplet",
+            "cosine_similarity",
+            "adam",
+            "adagrad",
+            "rmsprop",
+            "sgd",
+            "lamb",
+            "norm",
+            "logical_and",
+        )
+    },
+    **{op: WEAK for op in ("pool", "min", "max", "sum", "mean", "exp", "log", "sqrt", "abs", "clamp", "pow")},
+    **{op: GENERIC for op in ("add", "sub", "mul", "div")},
+}
+
+# Words (lower case, identifiers split at `_` and case changes, trailing `1d/2d/3d` removed;
+# two or three consecutive words are also looked up joined) -> canonical ops they show.
+WORD_OPS: dict[str, tuple[str, ...]] = {
+    "conv": ("conv",),
+    "convolution": ("conv",),
+    "im2col": ("conv",),
+    "convtranspose": ("conv_transpose", "conv"),
+    "conv_transpose": ("conv_transpose", "conv"),
+    "transposed_conv": ("conv_transpose", "conv"),
+    "deconv": ("conv_transpose", "conv"),
+    "deconvolution": ("conv_transpose", "conv"),
+    "matmul": ("matmul",),
+    "mat_mul": ("matmul",),
+    "gemm": ("matmul",),
+    "gemv": ("matmul",),
+    "mmad": ("matmul",),
+    "bmm": ("matmul",),
+    "linear": ("matmul",),
+    "einsum": ("matmul",),
+    "matrix_multiplication": ("matmul",),
+    "relu": ("relu",),
+    "relu6": ("relu",),
+    "leakyrelu": ("leaky_relu",),
+    "leaky_relu": ("leaky_relu",),
+    "lrelu": ("leaky_relu",),
+    "gelu": ("gelu",),
+    "sigmoid": ("sigmoid",),
+    "tanh": ("tanh",),
+    "softmax": ("softmax",),
+    "logsoftmax": ("log_softmax",),
+    "log_softmax": ("log_softmax",),
+    "logsumexp": ("logsumexp",),
+    "log_sum_exp": ("logsumexp",),
+    "lse": ("logsumexp",),
+    "mish": ("mish",),
+    "swish": ("swish",),
+    "silu": ("swish",),
+    "hardswish": ("hardswish",),
+    "hard_swish": ("hardswish",),
+    "hardsigmoid": ("hardsigmoid",),
+    "hard_sigmoid": ("hardsigmoid",),
+    "hardtanh": ("hardtanh",),
+    "hard_tanh": ("hardtanh",),
+    "selu": ("selu",),
+    "elu": ("elu",),
+    "softplus": ("softplus",),
+    "softsign": ("softsign",),
+    "batchnorm": ("batch_norm",),
+    "batch_norm": ("batch_norm",),
+    "groupnorm": ("group_norm",),
+    "group_norm": ("group_norm",),
+    "layernorm": ("layer_norm",),
+    "layer_norm": ("layer_norm",),
+    "instancenorm": ("instance_norm",),
+    "instance_norm": ("instance_norm",),
+    "rmsnorm": ("rms_norm",),
+    "rms_norm": ("rms_norm",),
+    "maxpool": ("max_pool",),
+    "max_pool": ("max_pool",),
+    "max_pooling": ("max_pool",),
+    "avgpool": ("avg_pool",),
+    "avg_pool": ("avg_pool",),
+    "average_pooling": ("avg_pool",),
+    "avg_pooling": ("avg_pool",),
+    "pool": ("pool",),
+    "pooling": ("pool",),
+    "adaptive_avg_pool": ("avg_pool",),
+    "argmax": ("argmax",),
+    "argmin": ("argmin",),
+    "cumsum": ("cumsum",),
+    "cumulative_sum": ("cumsum",),
+    "prefix_sum": ("cumsum",),
+    "cumprod": ("cumprod",),
+    "cumulative_product": ("cumprod",),
+    "prod": ("prod",),
+    "product": ("prod",),
+    "gather": ("gather",),
+    "take_along_dim": ("gather",),
+    "scatter": ("scatter",),
+    "scatter_add": ("scatter",),
+    "index_select": ("index_select",),
+    "index_add": ("index_add",),
+    "index_copy": ("index_copy",),
+    "masked_fill": ("masked_fill",),
+    "embedding": ("embedding",),
+    "where": ("where",),
+    "attention": ("attention",),
+    "attn": ("attention",),
+    "sdpa": ("attention",),
+    "flash_attention": ("attention",),
+    "lstm": ("lstm",),
+    "gru": ("gru",),
+    "rnn": ("rnn",),
+    "interpolate": ("interpolate",),
+    "upsample": ("interpolate",),
+    "bilinear": ("interpolate",),
+    "bicubic": ("interpolate",),
+    "trilinear": ("interpolate",),
+    "nearest": ("interpolate",),
+    "grid_sample": ("grid_sample",),
+    "gridsample": ("grid_sample",),
+    "dropout": ("dropout",),
+    "cross_entropy": ("cross_entropy",),
+    "crossentropy": ("cross_entropy",),
+    "kl_div": ("kl_div",),
+    "kldiv": ("kl_div",),
+    "mse": ("mse",),
+    "mse_loss": ("mse",),
+    "huber": ("huber",),
+    "smooth_l1": ("huber",),
+    "hinge": ("hinge",),
+    "triplet": ("triplet",),
+    "cosine_similarity": ("cosine_similarity",),
+    "cosine": ("cosine_similarity",),
+    "adam": ("adam",),
+    "adagrad": ("adagrad",),
+    "rmsprop": ("rmsprop",),
+    "sgd": ("sgd",),
+    "lamb": ("lamb",),
+    "norm": ("norm",),
+    "frobenius": ("norm",),
+    "l1_norm": ("norm",),
+    "l2_norm": ("norm",),
+    "normalize": ("norm",),
+    "logical_and": ("logical_and",),
+    "logic_and": ("logical_and",),
+    "land": ("logical_and",),
+    "min": ("min",),
+    "minimum": ("min",),
+    "mins": ("min",),
+    "max": ("max",),
+    "maximum": ("max",),
+    "maxs": ("max",),
+    "sum": ("sum",),
+    "reduce_sum": ("sum",),
+    "reducesum": ("sum",),
+    "mean": ("mean",),
+    "average": ("mean",),
+    "avg": ("mean",),
+    "exp": ("exp",),
+    "log": ("log",),
+    "ln": ("log",),
+    "sqrt": ("sqrt",),
+    "rsqrt": ("sqrt",),
+    "abs": ("abs",),
+    "clamp": ("clamp",),
+    "clip": ("clamp",),
+    "pow": ("pow",),
+    "power": ("pow",),
+    "add": ("add",),
+    "adds": ("add",),
+    "bias": ("add",),
+    "residual": ("add",),
+    "sub": ("sub",),
+    "subtract": ("sub",),
+    "mul": ("mul",),
+    "muls": ("mul",),
+    "multiply": ("mul",),
+    "scale": ("mul",),
+    "scaling": ("mul",),
+    "div": ("div",),
+    "divide": ("div",),
+    "division": ("div",),
+}
+
+# torch / nn / F callables (the last dotted component, lower case) -> canonical ops.
+TORCH_OPS: dict[str, tuple[str, ...]] = {
+    **{name: ("conv",) for name in ("conv1d", "conv2d", "conv3d")},
+    **{
+        name: ("conv_transpose", "conv")
+        for name in ("convtranspose1d", "convtranspose2d", "convtranspose3d", "conv_transpose1d")
+    },
+    "conv_transpose2d": ("conv_transpose", "conv"),
+    "conv_transpose3d": ("conv_transpose", "conv"),
+    **{name: ("matmul",) for name in ("linear", "matmul", "mm", "bmm", "einsum", "addmm", "baddbmm")},
+    **{name: ("relu",) for name in ("relu", "relu6", "relu_")},
+    "leaky_relu": ("leaky_relu",),
+    "leakyrelu": ("leaky_relu",),
+    "gelu": ("gelu",),
+    "sigmoid": ("sigmoid",),
+    "tanh": ("tanh",),
+    "softmax": ("softmax",),
+    "log_softmax": ("log_softmax",),
+    "logsoftmax": ("log_softmax",),
+    "logsumexp": ("logsumexp",),
+    "mish": ("mish",),
+    "silu": ("swish",),
+    "hardswish": ("hardswish",),
+    "hardsigmoid": ("hardsigmoid",),
+    "hardtanh": ("hardtanh",),
+    "selu": ("selu",),
+    "elu": ("elu",),
+    "softplus": ("softplus",),
+    "softsign": ("softsign",),
+    **{name: ("batch_norm",) for name in ("batchnorm1d", "batchnorm2d", "batchnorm3d", "batch_norm")},
+    **{name: ("group_norm",) for name in ("groupnorm", "group_norm")},
+    **{name: ("layer_norm",) for name in ("layernorm", "layer_norm")},
+    **{name: ("instance_norm",) for name in ("instancenorm1d", "instancenorm2d", "instancenorm3d")},
+    "instance_norm": ("instance_norm",),
+    "rmsnorm": ("rms_norm",),
+    **{name: ("max_pool",) for name in ("maxpool1d", "maxpool2d", "maxpool3d", "max_pool1d", "max_pool2d")},
+    "max_pool3d": ("max_pool",),
+    **{
+        name: ("avg_pool",)
+        for name in (
+            "avgpool1d",
+            "avgpool2d",
+            "avgpool3d",
+            "avg_pool1d",
+            "avg_pool2d",
+            "avg_pool3d",
+            "adaptiveavgpool1d",
+            "adaptiveavgpool2d",
+            "adaptiveavgpool3d",
+            "adaptive_avg_pool2d",
+            "adaptive_avg_pool1d",
+            "adaptive_avg_pool3d",
+        )
+    },
+    "argmax": ("argmax",),
+    "argmin": ("argmin",),
+    "cumsum": ("cumsum",),
+    "cumprod": ("cumprod",),
+    "prod": ("prod",),
+    "gather": ("gather",),
+    "take_along_dim": ("gather",),
+    "scatter": ("scatter",),
+    "scatter_add": ("scatter",),
+    "index_select": ("index_select",),
+    "index_add": ("index_add",),
+    "index_copy": ("index_copy",),
+    "masked_fill": ("masked_fill",),
+    "embedding": ("embedding",),
+    "where": ("where",),
+    "scaled_dot_product_attention": ("attention",),
+    "multiheadattention": ("attention",),
+    "lstm": ("lstm",),
+    "gru": ("gru",),
+    "rnn": ("rnn",),
+    "interpolate": ("interpolate",),
+    "upsample": ("interpolate",),
+    "grid_sample": ("grid_sample",),
+    "dropout": ("dropout",),
+    "cross_entropy": ("cross_entropy",),
+    "kl_div": ("kl_div",),
+    "mse_loss": ("mse",),
+    "smooth_l1_loss": ("huber",),
+    "tripletmarginloss": ("triplet",),
+    "cosine_similarity": ("cosine_similarity",),
+    "norm": ("norm",),
+    "normalize": ("norm",),
+    "logical_and": ("logical_and",),
+    "min": ("min",),
+    "minimum": ("min",),
+    "amin": ("min",),
+    "max": ("max",),
+    "maximum": ("max",),
+    "amax": ("max",),
+    "sum": ("sum",),
+    "mean": ("mean",),
+    "exp": ("exp",),
+    "log": ("log",),
+    "sqrt": ("sqrt",),
+    "rsqrt": ("sqrt",),
+    "abs": ("abs",),
+    "clamp": ("clamp",),
+    "clip": ("clamp",),
+    "pow": ("pow",),
+    "add": ("add",),
+    "sub": ("sub",),
+    "subtract": ("sub",),
+    "mul": ("mul",),
+    "multiply": ("mul",),
+    "div": ("div",),
+    "divide": ("div",),
+}
+
+
+def strength(op: str) -> str:
+    return OP_STRENGTH.get(op, WEAK)
+
+
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*(?:d(?![a-z]))?|[A-Z]+[0-9]*|[0-9]+")
+_DIMS = re.compile(r"(?<=[a-z])(?:[0-9]+d|[0-9]+)$")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _split_cached(name: str) -> tuple[str, ...]:
+    return tuple(_split(name))
+
+
+def split_identifier(name: str) -> list[str]:
+    """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
+    return list(_split_cached(name))
+
+
+def _split(name: str) -> list[str]:
+    """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
+    words = []
+    for piece in name.split("_"):
+        for part in _PARTS.findall(piece):
+            word = _DIMS.sub("", part.lower())
+            if word:
+                words.append(word)
+    return words
+
+
+def text_words(text: str) -> list[str]:
+    """Every identifier of a text split into lower-case words, in order."""
+    return [w for ident in _IDENT.findall(text) for w in _split_cached(ident)]
+
+
+def ops_of_words(words: list[str]) -> dict[str, str]:
+    """Canonical op -> the first word (or joined words) that showed it. The longest chunk wins
+    and consumes its words: "max pooling" is a max_pool, not also a max."""
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word not in WORD_PREFIXES:  # the common case: one word, one lookup
+            for op in WORD_OPS.get(word, ()):
+                found.setdefault(op, word)
+            i += 1
+            continue
+        step = 1
+        for span in (3, 2, 1):
+            if i + span > len(words):
+                continue
+            chunk = words[i : i + span]
+            keys = ("".join(chunk), "_".join(chunk)) if span > 1 else (chunk[0],)
+            ops = next((WORD_OPS[k] for k in keys if k in WORD_OPS), None)
+            if ops is not None:
+                for op in ops:
+                    found.setdefault(op, keys[-1])
+                step = span
+                break
+        i += step
+    return found
+
+
+# Every prefix of every vocabulary key: a chunk of several words is looked up only when its
+# first word can start one (most words of a kernel cannot), which keeps the scan linear and cheap.
+WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))

@@ -1,0 +1,62 @@
+"""Task-level decontamination records: what a benchmark task asks for, and a training row that
+was placed on it.
+
+A `TaskSignature` is read from what the benchmark states (a PyTorch reference module or a task
+description): the computation in order, as canonical op names (`conv`, `min`, `tanh`, ...), the
+constants it is run with, and the words that describe it. A `TaskMatch` says which layer placed
+a training document on a task (identity: the names; semantics: what the code states and does;
+judge: an LLM's verdict) with the facts of both sides that decided it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class TaskSignature:
+    """What one benchmark task computes, as read from its reference or description."""
+
+    task: str  # the task name (file stem, or the table's id)
+    item: int = -1  # index of the benchmark item it belongs to
+    ops: list[str] = field(default_factory=list)  # canonical ops in forward order (repeats kept)
+    calls: list[str] = field(default_factory=list)  # the torch calls as written, e.g. "torch.min(dim=1)"
+    reductions: list[str] = field(default_factory=list)  # e.g. "min(dim=1)", "sum(dim=[2, 3])"
+    init_params: list[str] = field(default_factory=list)  # __init__ parameter names
+    input_shapes: list[list[str]] = field(default_factory=list)  # get_inputs tensors, dims as written
+    input_dtypes: list[str] = field(default_factory=list)
+    constants: list[int] = field(default_factory=list)  # integer values of module-level constants
+    dims: list[int] = field(default_factory=list)  # spatial ranks of its modules (Conv2d -> 2)
+    words: list[str] = field(default_factory=list)  # docstring and comment words (lower case)
+    source: str = "pytorch"  # pytorch | text
+
+
+@dataclass(slots=True)
+class CandidateFacts:
+    """What a training document states and does, read from its text (any format)."""
+
+    names: list[str] = field(default_factory=list)  # op, kernel, tiling and binding names
+    inputs: list[str] = field(default_factory=list)  # op definition inputs
+    outputs: list[str] = field(default_factory=list)
+    attrs: list[str] = field(default_factory=list)
+    tiling_fields: list[str] = field(default_factory=list)
+    apis: list[str] = field(default_factory=list)  # AscendC calls, in first-seen order
+    ops: dict[str, str] = field(default_factory=dict)  # canonical op -> the word that showed it
+    numbers: list[int] = field(default_factory=list)
+    dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)
+
+
+@dataclass(slots=True)
+class TaskMatch:
+    """One training document placed on one benchmark task."""
+
+    unit: int  # index of the training unit (in the list the report holds)
+    item: int  # index of the benchmark item
+    layer: str  # identity | semantics | judge
+    level: str  # fused (every step of a multi-op task is done) | op (a single-op task)
+    score: float  # 0..1, higher = more certain; identity matches are 1.0 (fused) or 0.9 (op)
+    confidence: str  # high | medium | low
+    matched_ops: list[str] = field(default_factory=list)  # task ops found, with the word that showed each
+    name: str = ""  # the candidate name that equals the task's (identity)
+    shared_numbers: list[int] = field(default_factory=list)
+    judge: str = ""  # "", yes, no: the judge's verdict when one was asked
