@@ -7,7 +7,7 @@
     python benchmarks/bench_dedup.py --engines 20000          # `curate dedup` local vs --engine ray
 
 --real reads the units of a curate workspace (units.parquet) or the code files of a directory
-and measures, in one process (best of --repeat), source text to datasketch-equal signatures
+and measures, in one process (CPU seconds, best of --repeat), source text to datasketch-equal signatures
 (dedup.shingles.build_shingle_sets then dedup.minhash.signatures) and each step alone
 (tokenising, shingling and SHA-1 of the distinct shingles, the permutations), against
 datasketch from the same source text (this project's tokenizer, then one MinHash per unit fed
@@ -372,8 +372,8 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
         f"unit mean {statistics.mean(len(t) for t in tokens):,.0f}; {sum(map(len, codes)) / 1e6:.1f} M characters"
     )
 
-    def best(fn: Callable[[], object]) -> float:
-        return min(_timed(fn)[0] for _ in range(repeat))
+    def best(fn: Callable[[], object]) -> float:  # CPU seconds: one thread, steady on a shared machine
+        return min(_timed(fn)[1] for _ in range(repeat))
 
     ours = best(lambda: signatures(build_shingle_sets(codes), num_perm))
     sets = sets_from_tokens(tokens)
@@ -393,8 +393,8 @@ def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) ->
             MinHash(num_perm=num_perm).update_batch(doc)
 
     label = "all units" if len(sample) == n else f"{len(sample)} random units, scaled by shingles"
-    theirs = _timed(datasketch_from_text)[0] / share  # once: it is the slow side
-    print(f"num_perm {num_perm}; best of {repeat}; one thread each")
+    theirs = _timed(datasketch_from_text)[1] / share  # once: it is the slow side
+    print(f"num_perm {num_perm}; CPU seconds, best of {repeat}; one thread each")
     print(f"  ours: source text -> signatures       {ours:7.3f} s  {n / ours:9,.0f} units/s")
     print(f"  datasketch from source text ({label}) {theirs:7.3f} s  ours {theirs / ours:5.2f}x as fast")
     print("  parts of ours:")
