@@ -3,49 +3,16 @@
     python benchmarks/bench_dedup.py                 # 100k units, 3 repeats
     python benchmarks/bench_dedup.py -n 200000 --repeat 1 --compare 5000
     python benchmarks/bench_dedup.py -n 20000 --skip-dedup    # the MinHash ratio only, quickly
-    python benchmarks/bench_dedup.py --real WORKSPACE_OR_DIR   # per core, on real units, vs rensa too
+    python benchmarks/bench_dedup.py --real WORKSPACE_OR_DIR   # on real units, vs datasketch
     python benchmarks/bench_dedup.py --engines 20000          # `curate dedup` local vs --engine ray
 
 --real reads the units of a curate workspace (units.parquet) or the code files of a directory
-and measures, on one core and side by side in one run (best of --repeat), source text to
-datasketch-equal signatures (dedup.minhash.minhash_texts, one worker) and each of its compiled
-stages alone (lexing, interning each unit's distinct shingles, their SHA-1, the permutations),
-against rensa (`pip install rensa`, a benchmark-only dependency; given its distinct shingle
-strings prebuilt, and from the same source text through code_tokens) and datasketch (given its
-distinct shingle bytes prebuilt; all units once, or with --datasketch-units a random sample
-scaled by its share of the shingles; and datasketch from the same source text, through
-code_tokens and shingle_strings, as a datasketch user would run it). Figures of 2026-11-23,
-sixth session (best of 5, 128 permutations, 2 cores shared, so the single timed runs of
-datasketch and rensa move by +-15%); per repository: code files, distinct shingles per file
-mean/median, ours, then ours against datasketch from text, datasketch prebuilt, rensa from text
-and rensa prebuilt:
-  hicann ops-math          8,510  547/258      0.28 s  24.1x  11.0x  12.9x  0.68x
-  hicann ops-nn           13,250  750/420      0.61 s  22.7x   9.5x  12.6x  0.66x
-  hicann ops-transformer   2,253  1,026/467    0.16 s  19.7x   7.9x  11.4x  0.57x
-  hicann cann-samples        487  1,111/897    0.03 s  20.8x  10.0x  10.4x  0.71x
-  Hayden727 cann-ops       2,764  900/562      0.13 s  22.8x  10.5x  11.5x  0.74x
-  cannmirror asc-devkit    5,830  570/322      0.22 s  22.8x   9.4x  12.6x  0.63x
-  ops-math assembled units   518  2,705/1,306  0.10 s  19.4x   7.0x  11.9x  0.51x  (a curate workspace)
-Parts, each timed alone: lexing 36-47%, interning 18-30%, SHA-1 20-26%, permutations 4-7%.
-Handed the same prebuilt shingle bytes as datasketch (dedup.minhash.minhash_shingles), ours is
-1.6-2.2x slower than from source text: gathering millions of Python bytes objects into one
-buffer costs more than lexing the text (rensa reads its str objects from Rust). What changed
-since the fifth session (the figures above move within this machine's noise; in alternating
-in-process runs against the fifth session's code, 1-5% faster: ops-math 283 -> 270 ms,
-asc-devkit 210 -> 207 ms, assembled units 113 -> 112 ms): the lexer ends runs of blanks and
-identifiers with 64-byte class masks instead of a test per byte, hashes each token as it copies
-it, and keeps its buffers from batch to batch. Fifth session (from the fourth's ops-math
-0.31 s, ops-nn 0.73 s, assembled units 0.13 s): SHA-1 runs on the CPU's SHA extensions (x86
-SHA-NI) where it has them, four one-block messages interleaved (0.089 -> 0.072 s on ops-math;
-the whole 0.310 -> 0.288 s in alternating runs, the rest of the difference from the fourth
-session's figures is the shared machine). Fourth session: the
-permutations run one at a time over a unit's pre-mixed hashes, with the running minimum in a
-register (0.037 -> 0.014 s on ops-math), and the interning hashes tokens and shingles in
-branch-free loops (0.096 -> 0.073 s). Third session: ops-math 0.35 s (10.3x datasketch
-prebuilt, 0.56x rensa prebuilt), ops-nn 0.89 s (7.4x, 0.47x), after eight-byte unaligned loads
-replaced an array of big-endian words, short SHA-1 messages filled half a block and comments
-were masked in place. Second session: ops-math 0.48 s (6.7x, 0.42x). First session: ops-math
-0.68 s (5.2x, 0.30x), ops-nn 1.60 s (4.1x, 0.28x).
+and measures, in one process (CPU seconds, best of --repeat), source text to datasketch-equal signatures
+(dedup.shingles.build_shingle_sets then dedup.minhash.signatures) and each step alone
+(tokenising, shingling and SHA-1 of the distinct shingles, the permutations), against
+datasketch from the same source text (this project's tokenizer, then one MinHash per unit fed
+its distinct shingle bytes; all units, or with --datasketch-units a random sample scaled by its
+share of the shingles).
 
 --engines N writes a workspace of N synthetic units and runs the dedup stage with the local
 engine and then twice with the Ray engine on a local runtime (the runtime's start is not timed;
@@ -55,10 +22,10 @@ counts are identical.
 Generates N synthetic AscendC kernel variants (elementwise kernels with random operators,
 types, tile sizes and identifier names; about 5% exact copies and 10% lightly edited copies of
 earlier units), then reports, as the median of --repeat runs:
-- signatures/s of `dedup.minhash.minhash_tokens` (shingling, SHA-1 and permutations, every
-  core) and of `datasketch.MinHash.update_batch` (one MinHash per document, shingle bytes given)
-  on the same tokenised documents, in the same run (the ratio, wall and CPU time), on the first
-  --compare documents (datasketch is too slow for all of them);
+- signatures/s of `dedup.minhash.minhash_tokens` (shingling, SHA-1 and permutations) and of
+  `datasketch.MinHash.update_batch` (one MinHash per document, shingle bytes given) on the same
+  tokenised documents, in the same run (the ratio, wall and CPU time), on the first --compare
+  documents (datasketch is too slow for all of them);
 - documents/s from source text to signatures (tokenising and exact shingle sets included)
   on all N documents;
 - LSH build+query time: our banding plus exact-Jaccard confirmation over N signatures, and
@@ -273,10 +240,10 @@ def bench_signatures(codes: list[str], compare: int, repeat: int, num_perm: int)
     from datasketch import MinHash
 
     from dedup.minhash import minhash_tokens, signatures
-    from dedup.normalize import code_tokens
+    from dedup.normalize import tokenize
     from dedup.shingles import build_shingle_sets, shingle_strings
 
-    subset = [code_tokens(c) for c in codes[:compare]]  # shared input, not timed
+    subset = [tokenize(c) for c in codes[:compare]]  # shared input, not timed
     subset_bytes = [[s.encode() for s in shingle_strings(t, 5)] for t in subset]
 
     def theirs() -> None:
@@ -387,127 +354,49 @@ def _real_codes(source: str) -> list[str]:
     ]
 
 
-def _real_parts(codes: list[str], best: Callable[[Callable[[], object]], float]) -> dict[str, float]:
-    """Each compiled stage of ours alone, over the same batches `minhash_texts` makes."""
-    from dedup import accel
-    from dedup.lex import LexBuffers, lex_tokens
-    from dedup.shingles import _BATCH_DOCS
-
-    batches = [codes[i : i + _BATCH_DOCS] for i in range(0, len(codes), _BATCH_DOCS)]
-    lexed = [lex_tokens(batch) for batch in batches]
-    buffers = LexBuffers()  # as minhash_texts lexes: each batch into the same arrays
-    present = [x.counts[x.counts > 0].astype(np.int64) for x in lexed]
-    totals = [int(accel.shingle_counts(c, 5).sum()) for c in present]
-    interned: list[tuple[np.ndarray, int, np.ndarray, np.ndarray]] = []
-
-    def intern() -> None:
-        interned.clear()
-        for x, counts, total in zip(lexed, present, totals, strict=True):
-            buf = accel.padded(x.joined)
-            starts, lengths = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
-            per_doc = np.zeros(len(counts), dtype=np.int64)
-            distinct = accel._intern_shingles(
-                buf, counts, x.token_starts, x.token_hashes, 5, starts, lengths, per_doc
-            )
-            interned.append((buf, len(x.joined), starts[:distinct], lengths[:distinct]))
-
-    def sha1() -> None:
-        for buf, size, starts, lengths in interned:
-            accel.sha1_padded(buf, size, starts, lengths)
-
-    return {
-        "lex (comments masked, tokens)": best(lambda: [lex_tokens(batch, buffers) for batch in batches]),
-        "intern (each unit's distinct shingles)": best(intern),
-        f"SHA-1 of the distinct shingles ({sum(len(p[2]) for p in interned):,})": best(sha1),
-    }
-
-
 def bench_real(source: str, repeat: int, num_perm: int, datasketch_docs: int) -> None:
-    """Per core (one thread everywhere), source text to signatures on real units."""
+    """Source text to signatures on real units, each step alone, and datasketch from the same text."""
     from datasketch import MinHash
 
-    from dedup import accel
-    from dedup.minhash import minhash_shingles, minhash_texts, signatures
-    from dedup.normalize import code_tokens
-    from dedup.shingles import sets_from_texts, shingle_strings
+    from dedup.minhash import signatures
+    from dedup.normalize import tokenize
+    from dedup.shingles import build_shingle_sets, sets_from_tokens, shingle_strings
 
     codes = _real_codes(source)
-    tokens = [code_tokens(c) for c in codes]
-    shingles = [list(shingle_strings(t, 5)) for t in tokens]
-    counts = sorted(len(s) for s in shingles)
+    tokens = [tokenize(c) for c in codes]
+    counts = sorted(len(shingle_strings(t, 5)) for t in tokens)
     n = len(codes)
     print(
         f"{n} real units from {source}: distinct 5-gram shingles per unit mean {statistics.mean(counts):,.0f}, "
         f"median {statistics.median(counts):,.0f}, max {counts[-1]:,}, total {sum(counts):,}; tokens per "
         f"unit mean {statistics.mean(len(t) for t in tokens):,.0f}; {sum(map(len, codes)) / 1e6:.1f} M characters"
     )
-    minhash_texts(codes[:20], workers=1)  # compile / warm up
 
-    def best(fn: Callable[[], object]) -> float:
-        return min(_timed(fn)[0] for _ in range(repeat))
+    def best(fn: Callable[[], object]) -> float:  # CPU seconds: one thread, steady on a shared machine
+        return min(_timed(fn)[1] for _ in range(repeat))
 
-    ours = best(lambda: minhash_texts(codes, 5, num_perm, workers=1))
-    parts = _real_parts(codes, best)
-    sets = sets_from_texts(codes, 5, 1, distinct=False)
-    parts["permutations and minima"] = best(lambda: signatures(sets, num_perm, workers=1))
-    rows = [("ours: source text -> signatures (1 worker)", ours)]
-    # The MinHash core alone, handed what datasketch is handed (rensa: the same, as str).
-    prebuilt = [[s.encode("utf-8", "surrogatepass") for s in doc] for doc in shingles]
-    rows.append(
-        (
-            "ours, shingle bytes prebuilt (not timed)",
-            best(lambda: minhash_shingles(prebuilt, num_perm, workers=1)),
-        )
-    )
-    prebuilt.clear()
-    try:
-        from rensa import RMinHash
-
-        def rensa_prebuilt() -> None:
-            for doc in shingles:
-                m = RMinHash(num_perm=num_perm, seed=1)
-                m.update(doc)
-                m.digest()
-
-        def rensa_from_text() -> None:
-            for code in codes:
-                m = RMinHash(num_perm=num_perm, seed=1)
-                m.update(list(shingle_strings(code_tokens(code), 5)))
-                m.digest()
-
-        rows.append(("rensa, shingle strings prebuilt (not timed)", best(rensa_prebuilt)))
-        rows.append(("rensa, from source text (code_tokens + shingles)", best(rensa_from_text)))
-    except ImportError:
-        print("rensa is not installed (pip install rensa): skipped")
+    ours = best(lambda: signatures(build_shingle_sets(codes), num_perm))
+    sets = sets_from_tokens(tokens)
+    parts = {
+        "tokenize (comment mask + token regex)": best(lambda: [tokenize(c) for c in codes]),
+        "shingles + SHA-1 of each distinct one + sorted sets": best(lambda: sets_from_tokens(tokens)),
+        "permutations and minima": best(lambda: signatures(sets, num_perm)),
+    }
     # datasketch's time is linear in shingles; a sample of units is scaled by its share of the
     # shingles (not of the units: real unit sizes are skewed, and the first few are not typical).
     sample = sorted(random.Random(14).sample(range(n), min(datasketch_docs, n)))
-    subset = [[s.encode() for s in shingles[i]] for i in sample]
-    share = sum(map(len, subset)) / max(1, sum(counts))
-
-    def datasketch() -> None:
-        for doc in subset:
-            MinHash(num_perm=num_perm).update_batch(doc)
+    share = sum(counts[i] for i in sample) / max(1, sum(counts)) if len(sample) < n else 1.0
 
     def datasketch_from_text() -> None:  # what a datasketch user runs on source text
         for i in sample:
-            doc = [s.encode("utf-8", "surrogatepass") for s in shingle_strings(code_tokens(codes[i]), 5)]
+            doc = [s.encode("utf-8", "surrogatepass") for s in shingle_strings(tokenize(codes[i]), 5)]
             MinHash(num_perm=num_perm).update_batch(doc)
 
-    label = "all units" if len(subset) == n else f"{len(subset)} random units, scaled by shingles"
-    # Once each: they are the slow side.
-    rows.append((f"datasketch update_batch, bytes prebuilt ({label})", _timed(datasketch)[0] / share))
-    rows.append(
-        (
-            f"datasketch, from source text (code_tokens + shingles; {label})",
-            _timed(datasketch_from_text)[0] / share,
-        )
-    )
-    print(f"numba: {accel.AVAILABLE}; num_perm {num_perm}; best of {repeat}; one thread each")
-    for name, seconds in rows:
-        print(
-            f"  {name:<62} {seconds:7.3f} s  {n / seconds:9,.0f} units/s  ours {seconds / ours:5.2f}x as fast"
-        )
+    label = "all units" if len(sample) == n else f"{len(sample)} random units, scaled by shingles"
+    theirs = _timed(datasketch_from_text)[1] / share  # once: it is the slow side
+    print(f"num_perm {num_perm}; CPU seconds, best of {repeat}; one thread each")
+    print(f"  ours: source text -> signatures       {ours:7.3f} s  {n / ours:9,.0f} units/s")
+    print(f"  datasketch from source text ({label}) {theirs:7.3f} s  ours {theirs / ours:5.2f}x as fast")
     print("  parts of ours:")
     for name, seconds in parts.items():
         print(f"    {name:<60} {seconds:7.3f} s  {seconds / ours:4.0%}")
@@ -579,7 +468,7 @@ def main() -> None:
         f"ours median of {args.repeat}): "
         f"ours {n / sig['ours_wall']:,.0f} sig/s vs datasketch update_batch {n / sig['theirs_wall']:,.0f} sig/s, "
         f"wall-time ratio {sig['theirs_wall'] / sig['ours_wall']:.1f}x; CPU-time ratio "
-        f"{sig['theirs_cpu'] / sig['ours_cpu']:.1f}x (ours uses every core; datasketch one)"
+        f"{sig['theirs_cpu'] / sig['ours_cpu']:.1f}x (one core each)"
     )
     print(
         f"MinHash of all {args.n} from source text (tokenising, exact shingle sets, signatures): "

@@ -65,9 +65,11 @@ _KEPT_TYPES = frozenset(
 # the line count: the overlap evidence cites lines of the original file.
 
 
-def tokenize(code: str) -> list[str]:
-    """C++ tokens of `code` after comments are removed; whitespace is folded away."""
-    return _TOKEN.findall(mask_comments(code))
+def tokenize(code: str, abstract: bool = False) -> list[str]:
+    """C++ tokens of `code` after comments are removed; whitespace is folded away. With
+    `abstract`, identifiers are abstracted (see abstract_identifiers)."""
+    tokens = _TOKEN.findall(mask_comments(code))
+    return abstract_identifiers(tokens) if abstract else tokens
 
 
 @functools.cache
@@ -95,11 +97,6 @@ def abstract_identifiers(tokens: list[str]) -> list[str]:
         else:
             out.append(tok)
     return out
-
-
-def code_tokens(code: str, abstract: bool = False) -> list[str]:
-    tokens = tokenize(code)
-    return abstract_identifiers(tokens) if abstract else tokens
 
 
 def token_count(text: str) -> int:

@@ -1,5 +1,5 @@
-"""Signatures equal datasketch's bit for bit; the vectorised SHA-1 equals hashlib; LSH bands
-are datasketch's."""
+"""Signatures equal datasketch's bit for bit; fingerprints are SHA-1's bytes; shingle sets hold
+each document's distinct shingles; LSH bands are datasketch's; the tokenizer's C++ rules."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import random
 import numpy as np
 import pytest
 from datasketch import MinHash, MinHashLSH
+from datasketch.hashfunc import sha1_hash32
 
-from dedup import accel
 from dedup.lsh import band_params, buckets
-from dedup.minhash import minhash_shingles, minhash_texts, minhash_tokens, signatures
-from dedup.normalize import code_tokens
-from dedup.sha1 import sha1_ranges
-from dedup.shingles import build_shingle_sets, hash_ranges, shingle_bytes
+from dedup.minhash import minhash_tokens, signatures
+from dedup.normalize import tokenize
+from dedup.shingles import build_shingle_sets, distinct_sets, fingerprints, shingle_strings
+from tests.conftest import EXAMPLES
 from tests.test_dedup_helpers import LICENCE, elementwise_kernel, unrelated_kernel
 
 DOCS = [
@@ -29,56 +29,56 @@ DOCS = [
 ]
 
 
-_HAS_SHA_EXTENSIONS = accel.SHA_EXTENSIONS
+def shingle_bytes(code: str, ngram: int = 5) -> set[bytes]:
+    """The shingles of one document as a datasketch user would feed them to `update_batch`."""
+    return {s.encode("utf-8", "surrogatepass") for s in shingle_strings(tokenize(code), ngram)}
 
 
-@pytest.fixture(params=["sha-extensions", "vector-lanes", "numpy"])
-def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run a test with each SHA-1 path: the numba kernel on the CPU's SHA extensions, the numba
-    kernel on vector lanes, and the numpy fallback."""
-    if request.param == "numpy":
-        monkeypatch.setattr(accel, "AVAILABLE", False)
-        return "numpy"
-    if not accel.AVAILABLE:
-        pytest.skip("numba is not installed: only the numpy fallback can run")
-    if request.param == "sha-extensions" and not _HAS_SHA_EXTENSIONS:
-        pytest.skip("no x86 SHA extensions here (or NUMBA_CPU_NAME is set): the lanes kernel runs instead")
-    monkeypatch.setattr(accel, "SHA_EXTENSIONS", request.param == "sha-extensions")
-    return "compiled"
+def datasketch_row(
+    code: str, ngram: int, num_perm: int, seed: int = 1, scheme: str = "affine32"
+) -> np.ndarray:
+    reference = MinHash(num_perm=num_perm, seed=seed, scheme=scheme)
+    reference.update_batch(sorted(shingle_bytes(code, ngram)))
+    return reference.hashvalues
+
+
+def example_codes(pattern: str = "*.cpp") -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob(pattern))]
 
 
 @pytest.mark.parametrize("scheme", ["affine32", "legacy"])
 @pytest.mark.parametrize(
     ("seed", "num_perm", "ngram"), [(1, 128, 5), (7, 64, 3), (42, 256, 5), (3, 1, 1), (1234, 200, 8)]
 )
-def test_signatures_equal_datasketch(kernels: str, scheme: str, seed: int, num_perm: int, ngram: int) -> None:
+def test_signatures_equal_datasketch(scheme: str, seed: int, num_perm: int, ngram: int) -> None:
     sets = build_shingle_sets(DOCS, ngram)
     ours = signatures(sets, num_perm, seed, scheme)
-    tokens = [code_tokens(code) for code in DOCS]
+    tokens = [tokenize(code) for code in DOCS]
     assert np.array_equal(minhash_tokens(tokens, ngram, num_perm, seed, scheme), ours)
     for i, code in enumerate(DOCS):
-        reference = MinHash(num_perm=num_perm, seed=seed, scheme=scheme)
-        reference.update_batch(sorted(shingle_bytes(code, ngram)))
-        assert ours[i].dtype == reference.hashvalues.dtype
-        assert np.array_equal(ours[i], reference.hashvalues), f"doc {i}"
+        reference = datasketch_row(code, ngram, num_perm, seed, scheme)
+        assert ours[i].dtype == reference.dtype
+        assert np.array_equal(ours[i], reference), f"doc {i}"
 
 
 @pytest.mark.parametrize("scheme", ["affine32", "legacy"])
-def test_signatures_from_shingle_bytes_equal_datasketch(kernels: str, scheme: str) -> None:
+def test_signatures_from_shingle_bytes_equal_datasketch(scheme: str) -> None:
     """Callers with their own shingles: documents of bytes (repeats, empty shingles, empty and
-    long documents), in several batches, each row as datasketch's update_batch gives it."""
+    long documents, shingles longer than a SHA-1 block), each row as datasketch's update_batch
+    gives it."""
     rng = random.Random(11)
     vocabulary = [bytes(rng.randrange(32, 127) for _ in range(rng.randrange(0, 90))) for _ in range(300)]
     docs = [[rng.choice(vocabulary) for _ in range(rng.randrange(0, 40))] for _ in range(120)]
     docs[3] = []
-    ours = minhash_shingles(docs, 64, 5, scheme, batch_docs=50)
+    flat = [shingle for doc in docs for shingle in doc]
+    doc_of = np.repeat(np.arange(len(docs)), [len(doc) for doc in docs])
+    ours = signatures(distinct_sets(fingerprints(flat), doc_of, len(docs), [""] * len(docs)), 64, 5, scheme)
     assert ours.shape == (120, 64)
     for doc, row in zip(docs, ours, strict=True):
         reference = MinHash(num_perm=64, seed=5, scheme=scheme)
         if doc:
             reference.update_batch(doc)
         assert np.array_equal(row, reference.hashvalues)
-    assert minhash_shingles([], 64).shape == (0, 64)
 
 
 def test_signatures_interoperate_with_datasketch_lsh() -> None:
@@ -93,69 +93,55 @@ def test_signatures_interoperate_with_datasketch_lsh() -> None:
     assert "0" in found and "2" not in found  # itself (and its near copy "1"), not the unrelated one
 
 
-def test_sha1_equals_hashlib_on_every_block_boundary(kernels: str) -> None:
-    """Lengths at each edge: of a word, of the lanes kernel's half-filled blocks (31, 32), of a
-    block with its marker and length (55, 56), of two blocks; the last message ends the buffer.
-    A whole lane group of the lanes kernel (64) has each length alone; on the SHA extensions,
-    groups of four one-block messages take each length alone and beside its neighbours."""
+def test_fingerprints_are_sha1_bytes_and_hold_datasketchs_hash() -> None:
+    """A fingerprint is the first eight SHA-1 digest bytes read little-endian; its low 32 bits
+    are datasketch's sha1_hash32 (the MinHash input), at every length of one and two blocks."""
     rng = random.Random(5)
-    lengths = [0, 1, 3, 4, 5, 7, 8, 9, 27, 28, 31, 32, 33]  # a word's edges; half a block's
-    lengths += [54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 200, 1000]  # one block's, two blocks'
-    messages = [rng.randbytes(n) for n in lengths for _ in range(70)]
-    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
-    sizes = np.array([len(m) for m in messages])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    expected = [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
-    fingerprints = [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
-    fps, h32 = hash_ranges(buf, starts, sizes)
-    assert h32.tolist() == expected and fps.tolist() == fingerprints
-    if kernels == "numpy":
-        state = sha1_ranges(buf, starts, sizes)
-        for row, message in zip(state, messages, strict=True):
-            assert row.astype(">u4").tobytes() == hashlib.sha1(message).digest()
+    messages = [rng.randbytes(n) for n in [0, 1, 3, 4, 31, 55, 56, 63, 64, 65, 119, 120, 200, 1000]]
+    fps = fingerprints(messages)
+    assert fps.dtype == np.uint64
+    assert fps.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:8], "little") for m in messages]
+    assert (fps & np.uint64(0xFFFFFFFF)).tolist() == [sha1_hash32(m) for m in messages]
 
 
-def test_sha1_equals_hashlib_across_lane_groups_of_mixed_lengths(kernels: str) -> None:
-    """Hundreds of messages of every length up to two blocks, interleaved: several lane groups of
-    the compiled kernel, each lane masked at its own length, reordered short ones first and
-    two-block ones last."""
-    rng = random.Random(9)
-    messages = [bytes(rng.randrange(1, 256) for _ in range(rng.randrange(0, 130))) for _ in range(700)]
-    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
-    sizes = np.array([len(m) for m in messages])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    fps, h32 = hash_ranges(buf, starts, sizes)
-    assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
-    assert fps.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[4:12], "big") for m in messages]
+def test_shingle_sets_hold_each_documents_distinct_shingles_sorted() -> None:
+    """Across several batches (more documents than one holds, long and empty ones): each
+    document is exactly the sorted fingerprints of its distinct shingles, and its text hash is
+    SHA-1 of its tokens (equal for token-identical documents)."""
+    rng = random.Random(3)
+    files = example_codes()
+    codes = [rng.choice(files)[: rng.randrange(0, 4000)] for _ in range(1100)] + ["", "int", "/* c */"]
+    codes += [codes[0] + "\n// only a comment more"]
+    sets = build_shingle_sets(codes)
+    assert len(sets) == len(codes)
+    for i in [*rng.sample(range(len(codes)), 80), len(codes) - 4, len(codes) - 3, len(codes) - 1]:
+        expected = np.sort(fingerprints(shingle_bytes(codes[i])))
+        assert np.array_equal(sets.doc(i), expected), i
+        tokens = "\n".join(tokenize(codes[i])).encode()
+        assert sets.text_hashes[i] == (hashlib.sha1(tokens).hexdigest() if tokens else "")
+    assert sets.text_hashes[-1] == sets.text_hashes[0] != ""
 
 
-@pytest.mark.parametrize("one_block", range(9))
-def test_sha1_equals_hashlib_whatever_the_count_of_one_block_messages(kernels: str, one_block: int) -> None:
-    """The SHA extensions take one-block messages four at a time and the rest one by one: each
-    remainder of the one-block count, with longer messages (56, 64, 130 bytes) among them."""
-    rng = random.Random(one_block)
-    lengths = [rng.randrange(0, 56) for _ in range(one_block)] + [56, 130, 64]
-    messages = [rng.randbytes(n) for n in rng.sample(lengths, len(lengths))]
-    buf = np.frombuffer(b"".join(messages), dtype=np.uint8)
-    sizes = np.array([len(m) for m in messages])
-    _, h32 = hash_ranges(buf, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes)
-    assert h32.tolist() == [int.from_bytes(hashlib.sha1(m).digest()[:4], "little") for m in messages]
+@pytest.mark.parametrize(("num_perm", "ngram"), [(128, 5), (64, 3), (16, 1)])
+def test_signatures_from_example_files_equal_datasketch(num_perm: int, ngram: int) -> None:
+    codes = [*example_codes()[:40], "int", "", "/* c */", "naïve = 1;"]
+    ours = signatures(build_shingle_sets(codes, ngram), num_perm)
+    for i, code in enumerate(codes):
+        assert np.array_equal(ours[i], datasketch_row(code, ngram, num_perm)), i
 
 
-@pytest.mark.skipif(not accel.AVAILABLE, reason="the compiled byte helpers need numba")
-def test_eight_byte_compare_and_token_hash_see_exactly_their_bytes() -> None:
-    """The interning's exact check (same_bytes) and its token hash read eight bytes a step: at
-    every length, a difference in any byte of the range counts and one just past it does not."""
-    rng = random.Random(21)
-    text = rng.randbytes(40)
-    for length in range(34):
-        for at in range(length + 2):  # each byte of the range, and the two after it
-            other = bytearray(text)
-            other[at] ^= 0x5A
-            buf = np.frombuffer(text + bytes(other) + bytes(8), dtype=np.uint8)
-            inside = at < length
-            assert accel.same_bytes(buf, 0, 40, length) is not inside
-            assert (accel.token_hash(buf, 0, length) != accel.token_hash(buf, 40, length)) is inside
+@pytest.mark.parametrize("scheme", ["affine32", "legacy"])
+def test_signatures_of_many_batches_equal_datasketch(scheme: str) -> None:
+    """More documents than one batch of shingles or of documents: the rows come back in order,
+    for both schemes; no documents, no rows."""
+    rng = random.Random(12)
+    files = example_codes()
+    codes = [rng.choice(files)[: rng.randrange(0, 3000)] for _ in range(1200)]
+    ours = signatures(build_shingle_sets(codes), 32, seed=9, scheme=scheme)
+    assert ours.shape == (1200, 32)
+    for i in rng.sample(range(1200), 60):
+        assert np.array_equal(ours[i], datasketch_row(codes[i], 5, 32, 9, scheme)), i
+    assert signatures(build_shingle_sets([]), 32).shape == (0, 32)
 
 
 @pytest.mark.parametrize(("threshold", "num_perm"), [(0.7, 128), (0.5, 64), (0.9, 256)])
@@ -170,31 +156,32 @@ def test_buckets_group_identical_bands_only() -> None:
     assert found == [[0, 1], [0, 2]]
 
 
-def test_many_documents_mixing_short_and_long_shingles_equal_datasketch(kernels: str) -> None:
-    """A batch of many documents through one compiled call: tokens that share their first four
-    bytes or differ only in length (the token table compares four bytes a step), repeated
-    shingles, and string literals long enough that a shingle needs a second SHA-1 block (those
-    are hashed after the one-block ones and must come back to their own documents)."""
+def test_many_documents_mixing_short_and_long_shingles_equal_datasketch() -> None:
+    """Many documents, more than one batch: tokens that share prefixes or differ only in
+    length, repeated shingles, and string literals long enough that a shingle needs a second
+    SHA-1 block."""
     rng = random.Random(14)
-    names = [
-        "abcd",
-        "abce",
-        "abcde",
-        "abcdf",
-        "abcdefgh",
-        "abcdefghi",
-        "x",
-        "xy",
-        "Data",
-        "DataCopy",
-        "DataCopyPad",
-    ]
+    names = ["abcd", "abce", "abcde", "abcdf", "abcdefgh", "abcdefghi", "x", "xy", "Data", "DataCopy"]
     literal = '"' + "long literal " * 4 + '"'
     pieces = [*names, "(", ")", ";", "<<", "0x1f", "42", literal, "'c'"]
-    docs = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(0, 120))) for _ in range(300)]
+    docs = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(0, 120))) for _ in range(700)]
     docs += [docs[3] + " tail", "abcd", ""]
-    ours = minhash_texts(docs, 5, 64, seed=3)
+    ours = signatures(build_shingle_sets(docs, 5), 64, seed=3)
     for i, code in enumerate(docs):
-        reference = MinHash(num_perm=64, seed=3)
-        reference.update_batch(sorted(shingle_bytes(code, 5)))
-        assert np.array_equal(ours[i], reference.hashvalues), f"doc {i}"
+        assert np.array_equal(ours[i], datasketch_row(code, 5, 64, 3)), f"doc {i}"
+
+
+def test_tokenizer_tricky_cases() -> None:
+    """The C++ token rules: `//` inside a string is not a comment, an unclosed comment runs to
+    the end, the longest operator wins, numbers keep their suffixes and separators (where the
+    comment mask took `'000 // c '` for a character literal, the `//` stays)."""
+    cases = {
+        "x = 1'000 // c '\ny": ["x", "=", "1'000", "/", "/", "c", "'", "y"],  # the mask saw a literal
+        'a = "s // t"; // gone': ["a", "=", '"s // t"', ";"],
+        "/* open": [],
+        "p->*q <=> r": ["p", "->*", "q", "<=>", "r"],
+        "a <<= b >> c ... ## d": ["a", "<<=", "b", ">>", "c", "...", "##", "d"],
+        "x = 0x1p-3 + 1e+5f;": ["x", "=", "0x1p-3", "+", "1e+5f", ";"],
+    }
+    for code, tokens in cases.items():
+        assert tokenize(code) == tokens, code
