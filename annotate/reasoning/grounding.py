@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from annotate.checker.catalog import Catalog
 from annotate.checker.classify import closest, edit_distance
 from schemas import Diagnostic, KernelUnit
+from schemas.ascendc.catalog import Catalog
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
 QUALIFIED_RE = re.compile(r"\bAscendC::((?:\w+::)*)(\w+)")
