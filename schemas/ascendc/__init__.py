@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path, PurePosixPath
 
 KEYWORDS_HEADER = Path(__file__).resolve().parent / "keywords.h"
@@ -75,11 +74,6 @@ _BRACKET_ATTRIBUTE_DEFINE_RE = re.compile(
 _LAUNCH_STATEMENT_RE = re.compile(
     r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;"
 )
-
-
-@cache
-def keywords_prelude() -> str:
-    return KEYWORDS_HEADER.read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)
