@@ -50,10 +50,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from annotate.checker.blocks import device_markers, in_host_function  # noqa: E402
-from annotate.checker.catalog import load_catalog  # noqa: E402
 from annotate.checker.clangcheck import CheckOptions, KernelChecker  # noqa: E402
-from annotate.checker.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
-from annotate.checker.toolchain import surface_include_dirs  # noqa: E402
+from schemas.ascendc import surface_include_dirs  # noqa: E402
+from schemas.ascendc.catalog import load_catalog  # noqa: E402
+from schemas.ascendc.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
 from schemas.cpp import mask_comments_and_literals  # noqa: E402
 from tests.helpers.mutate import (  # noqa: E402
     _masked,

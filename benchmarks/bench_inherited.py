@@ -31,11 +31,11 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from annotate.checker.catalog import load_catalog  # noqa: E402
 from annotate.checker.clangcheck import KernelChecker  # noqa: E402
 from annotate.reasoning import SurfaceVerifier  # noqa: E402
 from schemas import KernelUnit  # noqa: E402
 from schemas.arrow import from_rows  # noqa: E402
+from schemas.ascendc.catalog import load_catalog  # noqa: E402
 from schemas.cpp import mask_comments_and_literals  # noqa: E402
 from schemas.verdicts import is_accepted  # noqa: E402
 from tests.helpers.mutate import misspell_api, mutation_api_names  # noqa: E402

@@ -1,19 +1,16 @@
-"""libclang front end for AscendC without the CANN toolkit.
+"""The ingest's reading of a libclang parse: entries, kernel classes, tiling structs.
 
-Plain clang cannot read AscendC: `__aicore__`, `__global__`, `__gm__`, `GM_ADDR` and the
-`<<<...>>>` launch syntax are not C++, and the vendor headers are absent. We therefore
-- force-include the AscendC keywords (`schemas/ascendc/keywords.h`, shared with the checker): `__global__` and `__aicore__` become `annotate`
-  attributes, so a cursor still tells a kernel entry from a helper;
-- give every include that is not in the repository an empty stub, and search no system
-  directory, so a parse depends on the repository alone and gives the same result everywhere;
-- rewrite `<<<...>>>` into a comment of the same length, so line and column numbers hold;
-- parse with incomplete-TU tolerance and no error limit: clang still yields the entry
-  FUNCTION_DECL and the kernel classes with their methods despite the semantic errors,
-  which are kept as diagnostics (the unit is then `partial`).
+The parse itself is the shared AscendC driver's (`schemas/ascendc/frontend.py`, use `INGEST`):
+keywords predefined, every include that is not in the repository stubbed, no system directory,
+launch syntax kept as comments, incomplete-TU tolerance. This module only reads the cursors: a
+kernel entry is a function definition carrying the `global` annotation, a kernel class a class
+with methods, a tiling struct a class with fields only. Semantic errors are kept as diagnostics
+(the unit is then `partial`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,29 +18,12 @@ from pathlib import Path
 import clang.cindex as ci
 
 from schemas import Diagnostic, KernelClass, Param, TilingField
-from schemas.ascendc import (
-    GLOBAL_ANNOTATION,
-    VIRTUAL_ROOT,
-    blank_bracket_attribute_defines,
-    keywords_prelude,
-    rewrite_launches,
-)
+from schemas.ascendc import GLOBAL_ANNOTATION
+from schemas.ascendc.cursors import CLASS_KINDS, TEMPLATE_PARAM_KINDS
+from schemas.ascendc.frontend import INGEST, ParseRequest, missing_stubs, parse, readable_sources
+from schemas.ascendc.includes import in_tests
 
-PRELUDE_PATH = f"{VIRTUAL_ROOT}/ascendc_keywords.h"
-STUB_DIR = f"{VIRTUAL_ROOT}/stubs"
-
-_TEMPLATE_PARAM_KINDS = (
-    ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
-    ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER,
-    ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER,
-)
 _FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE)
-_CLASS_KINDS = (
-    ci.CursorKind.CLASS_DECL,
-    ci.CursorKind.STRUCT_DECL,
-    ci.CursorKind.CLASS_TEMPLATE,
-    ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
-)
 _METHOD_KINDS = (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE)
 
 
@@ -83,40 +63,34 @@ def parse_unit(
     defines: list[str],
     std: str = "c++17",
 ) -> ClangFacts:
-    """Parse the entry file `files[0]` with the repository-local headers in `files` visible."""
-    entry_abs = str(root / files[0])
-    unsaved = [(PRELUDE_PATH, keywords_prelude())]
-    unsaved += [(f"{STUB_DIR}/{name}", "") for name in external]
-    for rel in files:
-        rewritten = blank_bracket_attribute_defines(rewrite_launches(texts[rel]))
-        if rewritten is not texts[rel]:
-            unsaved.append((str(root / rel), rewritten))
-    args = [
-        "-x",
-        "c++",
-        f"-std={std}",
-        "-nostdinc",
-        "-nostdinc++",
-        "-nobuiltininc",
-        "-ferror-limit=0",
-        "-Wno-everything",
-        "-include",
-        PRELUDE_PATH,
-        *[f"-I{root / d}" if d else f"-I{root}" for d in include_dirs],
-        f"-I{STUB_DIR}",
-        *[f"-D{d}" for d in defines],
-    ]
+    """Parse the entry file `files[0]` with the repository-local headers in `files` visible.
+    `defines` are all the macros the parse starts from (the SoC's included: the unit records them)."""
+    by_path = {str(root / rel): texts[rel] for rel in files}
+    request = ParseRequest(
+        entry=str(root / files[0]),
+        use=INGEST,
+        soc=None,
+        include_dirs=[str(root / d) if d else str(root) for d in include_dirs],
+        defines=defines,
+        stubs=missing_stubs(external),
+        unsaved=[(path, text) for path, text, changed in readable_sources(by_path, INGEST) if changed],
+        std=std,
+    )
     try:
-        tu = index.parse(
-            entry_abs, args=args, unsaved_files=unsaved, options=ci.TranslationUnit.PARSE_INCOMPLETE
-        )
+        tu = parse(index, request)
     except ci.TranslationUnitLoadError as exc:
         return ClangFacts(
             diagnostics=[Diagnostic("clang", "error", f"libclang could not parse: {exc}", files[0])]
         )
-    rel_of = {str(root / rel): rel for rel in files}
+    rel_of = {os.path.normpath(root / rel): rel for rel in files}
     facts = ClangFacts()
-    _collect(tu.cursor, rel_of, facts, texts)
+    # A unit test that includes the kernel's source (`tests/ut/op_kernel/test_x.cpp` including
+    # `../../../op_kernel/x.cpp`) is not a kernel: the entries it reaches outside the tests are
+    # the kernel's own units, ingested from the kernel's file.
+    own = rel_of
+    if in_tests(files[0]):
+        own = {path: rel for path, rel in rel_of.items() if in_tests(rel) or rel == files[0]}
+    _collect(tu.cursor, own, facts, texts)
     for diag in tu.diagnostics:
         if diag.severity < ci.Diagnostic.Error:
             continue
@@ -124,7 +98,9 @@ def parse_unit(
         location = diag.location
         path = location.file.name if location.file else ""
         facts.diagnostics.append(
-            Diagnostic("clang", "error", diag.spelling, rel_of.get(path, path), location.line)
+            Diagnostic(
+                "clang", "error", diag.spelling, rel_of.get(os.path.normpath(path), path), location.line
+            )
         )
     return facts
 
@@ -132,7 +108,8 @@ def parse_unit(
 def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts: dict[str, str]) -> None:
     for child in cursor.get_children():
         location = child.location
-        rel = rel_of.get(location.file.name) if location.file else None
+        # clang names a file as it was reached (`dir/../include/x.h`): compare normalised paths
+        rel = rel_of.get(os.path.normpath(location.file.name)) if location.file else None
         if rel is None:
             continue  # the prelude, a stub, or a file outside the unit
         kind = child.kind
@@ -142,7 +119,7 @@ def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts
             facts.defined_functions.add(child.spelling)
             if _is_global(child):
                 facts.entries.append(_entry(child, rel, texts[rel]))
-        elif kind in _CLASS_KINDS and child.is_definition():
+        elif kind in CLASS_KINDS and child.is_definition():
             _class(child, facts)
 
 
@@ -202,7 +179,7 @@ def _template_params(cursor: ci.Cursor) -> list[Param]:
     for c in cursor.get_children():
         if c.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
             out.append(Param(c.spelling, "typename"))
-        elif c.kind in _TEMPLATE_PARAM_KINDS:
+        elif c.kind in TEMPLATE_PARAM_KINDS:
             out.append(Param(c.spelling, _decl_type(c)))
     return out
 

@@ -6,11 +6,10 @@ have, so clang's AST cannot resolve them; the text after comment and string stri
 
 from __future__ import annotations
 
-import functools
 import re
-from importlib import resources
 
 from schemas import TilingField
+from schemas.ascendc.catalog import api_names
 
 _CALL_RE = re.compile(r"(AscendC\s*::\s*)?\b([A-Z]\w*)\s*(?:<[^;(){}=.]*?>)?\s*\(")
 # Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
@@ -43,19 +42,14 @@ _VECTOR_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__vector__\b")
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
 
-@functools.cache
-def api_vocabulary() -> frozenset[str]:
-    text = resources.files("parsers").joinpath("data/ascendc_api_names.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
-
-
 def api_calls(code: str, defined_locally: set[str]) -> list[str]:
     """AscendC APIs called in `code` (comments stripped), sorted unique.
 
-    A call counts when its name is in the AscendC vocabulary (or is written `AscendC::Name(`)
-    and the unit does not define a function or method of that name itself.
+    A call counts when its name is an AscendC API name (the catalog derived from the surface
+    headers, `schemas.ascendc.catalog.api_names`) or is written `AscendC::Name(`, and the unit
+    does not define a function or method of that name itself.
     """
-    vocabulary = api_vocabulary()
+    vocabulary = api_names()
     found: set[str] = set()
     for m in _CALL_RE.finditer(code):
         name = m.group(2)

@@ -18,11 +18,11 @@ from typing import Any
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.files import REFUSED, Skip, iter_source_files, read_source
-from parsers.includes import RepoIndex
 from parsers.pool import Job, Limits, WorkerPool
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit, recordable
 from schemas.ascendc import INCLUDE_RE
+from schemas.ascendc.includes import RepoIndex
 
 _ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
 _HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")

@@ -16,14 +16,16 @@ from parsers.classify import category_and_level
 from parsers.docs import DocFinder
 from parsers.files import read_inside
 from parsers.host import parse_op_def, tiling_function
-from parsers.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
 from schemas.ascendc import operator_dir_of
+from schemas.ascendc.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
+from schemas.ascendc.soc import DEFAULT_SOC, soc_profile
 from schemas.cpp import mask_comments_and_literals
 
-# The branch of `#if __CCE_AICORE__ == ...` that the parser sees: Ascend910B (arch 220).
-DEFAULT_DEFINES = ["__CCE_AICORE__=220"]
+# The branch of `#if __CCE_AICORE__ == ...` that the parser sees: the default SoC family's
+# (Ascend910B, arch 220; the families are defined once, in schemas/ascendc/soc.py).
+DEFAULT_DEFINES = [f"__CCE_AICORE__={soc_profile(DEFAULT_SOC).cce_aicore}"]
 _ANSWER_RE = re.compile(r"(?:^|/)answer/[^/]+/")
 _HOST_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
 _NAME_SUFFIXES = ("_custom", "_sample", "_kernel", "_apt", "_demo")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from annotate.checker.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
 from annotate.checker.clangcheck import CheckOptions, KernelChecker
 from curate.cli import app
 from curate.errors import UserError
+from schemas.ascendc.catalog import CATALOG_PATH, Catalog, build_catalog, load_catalog, surface_digest
 from tests.conftest import run_curate
 
 
@@ -232,7 +232,7 @@ def _shipped_by_package_data(path: Path) -> bool:
 
 
 def test_every_surface_file_is_package_data() -> None:
-    from annotate.checker.toolchain import SURFACE_DIR
+    from schemas.ascendc import SURFACE_DIR
 
     unshipped = [p for p in SURFACE_DIR.rglob("*") if p.is_file() and not _shipped_by_package_data(p)]
     assert unshipped == []

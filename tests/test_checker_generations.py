@@ -8,8 +8,8 @@ from annotate.checker.clangcheck import KernelChecker
 from annotate.checker.opcontext import active_text, build_macros, op_context
 from annotate.reasoning import SurfaceVerifier
 from annotate.tasks.kernel_reasoning import render_reasoning
-from parsers.includes import assemble_code
 from schemas.ascendc import split_unit_code
+from schemas.ascendc.includes import assemble_code
 from schemas.verdicts import is_accepted
 from tests.helpers.checker_cases import HEAD, errors_text, fails_with, line_of
 from tests.test_annotate_task import make_unit
@@ -319,7 +319,7 @@ def test_a_sibling_operators_tiling_is_synthesised(tree, checker: KernelChecker)
 
 def test_every_surface_header_parses_with_every_other(checker: KernelChecker) -> None:
     """Generations are declared side by side: no header of the surface may contradict another."""
-    from annotate.checker.toolchain import SURFACE_DIR
+    from schemas.ascendc import SURFACE_DIR
 
     headers = sorted(
         p.relative_to(SURFACE_DIR).as_posix()

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from parsers import facts
-from parsers.clang_frontend import rewrite_launches
 from parsers.classify import CATEGORIES, category_and_level, name_tokens
 from parsers.host import parse_op_def, tiling_function
 from parsers.licenses import LicenseFiles, license_from_header, unit_license
 from parsers.provenance import public_url
+from schemas.ascendc import rewrite_launches
 from schemas.cpp import mask_comments_and_literals
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from annotate.checker.cann import CompileRequest, build_command, compile_check, detect, parse_output
-from annotate.checker.toolchain import resolve_soc
 from annotate.reasoning import VerifyConfig, default_verifiers
 from annotate.reasoning.verifiers import CannVerifier
+from schemas.ascendc.soc import resolve_soc
 from tests.conftest import EXAMPLES
 from tests.test_check_kernel_cli import invoke
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from annotate.checker.catalog import load_catalog
 from annotate.reasoning.claims import clauses, is_assertive
 from annotate.reasoning.grounding import grounding_checks
 from annotate.tasks.kernel_reasoning import render_reasoning
 from schemas import Diagnostic, KernelUnit
+from schemas.ascendc.catalog import load_catalog
 from tests.test_verify_grounding import CODE, SECTIONS, reasoning, unit
 
 

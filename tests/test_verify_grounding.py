@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from annotate.checker.catalog import load_catalog
 from annotate.reasoning import GroundingVerifier, SurfaceVerifier, VerifyConfig, default_verifiers
 from annotate.reasoning.grounding import grounding_checks, verbatim_overlap
 from annotate.tasks.kernel_reasoning import render_reasoning
 from schemas import Diagnostic, KernelUnit, TilingField
+from schemas.ascendc.catalog import load_catalog
 from schemas.verdicts import REASONING_SECTIONS, Verifier, is_accepted
 from tests.test_annotate_task import make_unit
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from annotate.checker import clangutil as cu
-from annotate.checker.catalog import Catalog
 from annotate.checker.classify import Context, Verdict, classify_unknown, closest
-from annotate.checker.toolchain import is_surface_file
+from schemas.ascendc import cursors as cu
+from schemas.ascendc import is_surface_file
+from schemas.ascendc.catalog import Catalog
 
 _TRANSPARENT = (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR)
 # The function template a quoted code fragment is checked inside (annotate.reasoning): nothing

@@ -21,9 +21,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotate.checker.includes import local_include_dirs
-from annotate.checker.toolchain import AUTO_SOC, resolve_soc, soc_profile
 from schemas import Diagnostic
+from schemas.ascendc.includes import local_include_dirs
+from schemas.ascendc.soc import AUTO_SOC, resolve_soc, soc_profile
 
 COMPILER_NAMES = ("bisheng", "ccec")
 _DIAG_RE = re.compile(

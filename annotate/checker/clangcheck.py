@@ -18,28 +18,9 @@ from typing import Any
 import clang.cindex as ci
 
 from annotate.checker.astcheck import norm
-from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.classify import Context, is_vendor_header
-from annotate.checker.includes import (
-    MISSING_DIR,
-    local_include_dirs,
-    missing_stub_files,
-    plan_includes,
-    read_text,
-    repository_headers,
-    repository_root,
-)
 from annotate.checker.judge import NOT_FOUND_RE, judge
 from annotate.checker.opcontext import OP_CONTEXT_HEADER, op_context, operator_folder, tiling_fields
-from annotate.checker.toolchain import (
-    AUTO_SOC,
-    BUILTINS_HEADER,
-    DEFAULT_SOC,
-    SURFACE_DIR,
-    base_args,
-    resolve_soc,
-    surface_include_dirs,
-)
 from annotate.checker.tuinfo import (
     class_headers,
     declared_names,
@@ -48,12 +29,17 @@ from annotate.checker.tuinfo import (
     unit_declarations,
 )
 from schemas import Diagnostic
-from schemas.ascendc import (
-    VIRTUAL_ROOT,
-    blank_bracket_attribute_defines,
-    blank_launch_statements,
-    split_unit_code,
+from schemas.ascendc import SURFACE_DIR, VIRTUAL_ROOT, split_unit_code, surface_include_dirs
+from schemas.ascendc.catalog import Catalog, api_names, load_catalog
+from schemas.ascendc.frontend import CHECK, ParseRequest, forwarding_stubs, missing_stubs, parse
+from schemas.ascendc.includes import (
+    local_include_dirs,
+    plan_includes,
+    read_text,
+    repository_headers,
+    repository_root,
 )
+from schemas.ascendc.soc import AUTO_SOC, DEFAULT_SOC, resolve_soc
 from schemas.cpp import CPP_KEYWORDS
 
 MAX_REPARSES = 4
@@ -118,8 +104,7 @@ class KernelChecker:
         self.index = ci.Index.create()
         # what an unknown name may be a misspelling of: the interface, not the compiler's short
         # lowercase built-ins (`plds` is no evidence that a variable `pids` was misspelt)
-        builtins = {e.name for e in self.catalog.entries if e.header == BUILTINS_HEADER}
-        self.api_names = (self.catalog.callable_names() - builtins) | self.catalog.member_names()
+        self.api_names = set(api_names(self.catalog, types_and_macros=True))
         self.surface_names = self.catalog.known_names()
         self.records = frozenset(e.name for e in self.catalog.entries if e.kind == "class")
         self.tensor_apis = frozenset(
@@ -192,10 +177,7 @@ class KernelChecker:
         on_disk = path.exists()
         dirs = local_include_dirs(path, options.include_dirs) if on_disk else list(options.include_dirs)
         plan = plan_includes(path, dirs, surface_include_dirs(), overrides)
-        sources = {
-            norm(str(p)): blank_bracket_attribute_defines(blank_launch_statements(read_text(p, overrides)))
-            for p in [path, *plan.local_files]
-        }
+        sources = {norm(str(p)): CHECK.readable(read_text(p, overrides)) for p in [path, *plan.local_files]}
         changed = {
             name: text
             for name, text in sources.items()
@@ -217,26 +199,27 @@ class KernelChecker:
             resolve_soc(options.soc, [*sources, *sources.values()]),
         )
 
-    def _parse(
-        self, unit: _Unit, parse_options: int = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    ) -> ci.TranslationUnit:
-        args = base_args(unit.soc)
+    def _parse(self, unit: _Unit) -> ci.TranslationUnit:
+        force: list[str] = []
         if unit.missing:
             # A missing shared header normally brings the AscendC interface in (and the kernel may
             # rely on that instead of including kernel_operator.h itself).
-            args += ["-include", str(SURFACE_DIR / "kernel_operator.h")]
+            force.append(str(SURFACE_DIR / "kernel_operator.h"))
+        unsaved = list(unit.changed.items())
         if unit.op_header:
-            args += ["-include", OP_CONTEXT_HEADER]
-        args += [f"-D{k}={v}" for k, v in unit.defines.items()]
-        # the stubs first: a name the plan found nowhere (or an interface header a repository
-        # also carries) must not be picked up from a directory later in the search
-        args.append(f"-I{MISSING_DIR}")
-        args += [f"-I{d}" for d in unit.dirs]
-        args += [f"-I{d}" for d in surface_include_dirs()]
-        unsaved = list(unit.changed.items()) + list(missing_stub_files(unit.missing, unit.forwarded))
-        if unit.op_header:
+            force.append(OP_CONTEXT_HEADER)
             unsaved.append((OP_CONTEXT_HEADER, unit.op_header))
-        return self.index.parse(str(unit.path), args=args, unsaved_files=unsaved, options=parse_options)
+        request = ParseRequest(
+            entry=str(unit.path),
+            use=CHECK,
+            soc=unit.soc,
+            include_dirs=[str(d) for d in unit.dirs],
+            force_includes=force,
+            defines=[f"{k}={v}" for k, v in unit.defines.items()],
+            stubs={**missing_stubs(unit.missing), **forwarding_stubs(unit.forwarded)},
+            unsaved=unsaved,
+        )
+        return parse(self.index, request)
 
     @staticmethod
     def _newly_missing(tu: ci.TranslationUnit, known: dict[str, Any]) -> dict[str, Any]:

@@ -16,10 +16,8 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.checker import clangutil as cu
 from annotate.checker.astcheck import AstChecker, norm, unit_cursors
 from annotate.checker.blocks import device_markers, headers_at, in_host_function
-from annotate.checker.catalog import Catalog
 from annotate.checker.classify import Context, Verdict, classify_diagnostic
 from annotate.checker.evidence import Note
 from annotate.checker.qualified import (
@@ -28,9 +26,10 @@ from annotate.checker.qualified import (
     wrong_qualified_arity,
     wrong_unqualified_arity,
 )
-from annotate.checker.toolchain import is_surface_file
 from schemas import Diagnostic
-from schemas.ascendc import VIRTUAL_ROOT
+from schemas.ascendc import VIRTUAL_ROOT, is_surface_file
+from schemas.ascendc import cursors as cu
+from schemas.ascendc.catalog import Catalog
 
 NOT_FOUND_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
 _TAINTING_KINDS = (

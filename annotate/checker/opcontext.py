@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotate.checker.includes import read_text, repository_root
 from schemas.ascendc import VIRTUAL_ROOT, operator_dir, scan_includes
+from schemas.ascendc.includes import read_text, repository_root
 from schemas.cpp import mask_comments_and_literals
 
 OP_CONTEXT_HEADER = f"{VIRTUAL_ROOT}/opcontext/curate_op_context.h"

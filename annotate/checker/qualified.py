@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from annotate.checker.catalog import Catalog
-from annotate.checker.clangutil import UNBOUNDED
 from annotate.checker.classify import Verdict, typo_like
+from schemas.ascendc.catalog import Catalog
+from schemas.ascendc.cursors import UNBOUNDED
 from schemas.cpp import mask_comments_and_literals as _mask_uncached
 
 _REFERENCE_RE = re.compile(

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.checker import clangutil as cu
 from annotate.checker.astcheck import norm, unit_cursors
-from annotate.checker.toolchain import PRELUDE, is_surface_file
-from schemas.ascendc import KEYWORDS_HEADER
+from schemas.ascendc import KEYWORDS_HEADER, SURFACE_PRELUDE, is_surface_file
+from schemas.ascendc import cursors as cu
 
 DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 _SCOPES = (
@@ -56,7 +55,7 @@ def _file_macros(path: str) -> frozenset[str]:
 def included_macros(tu: ci.TranslationUnit, sources: dict[str, str]) -> set[str]:
     """Macros defined by the files this TU actually includes (not by the whole surface)."""
     names = {m for text in sources.values() for m in DEFINE_RE.findall(text)}
-    names |= _file_macros(str(PRELUDE)) | _file_macros(str(KEYWORDS_HEADER))
+    names |= _file_macros(str(SURFACE_PRELUDE)) | _file_macros(str(KEYWORDS_HEADER))
     for inclusion in tu.get_includes():
         path = norm(inclusion.include.name)
         if path not in sources and is_surface_file(path):

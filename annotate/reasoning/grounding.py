@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from annotate.checker.catalog import Catalog
 from annotate.checker.classify import closest, edit_distance
 from annotate.reasoning.claims import Clause
 from annotate.reasoning.mentions import (
@@ -44,6 +43,7 @@ from annotate.reasoning.mentions import (
 )
 from annotate.reasoning.substance import check_injection, check_repetition, check_size, check_substance
 from schemas import Diagnostic, KernelUnit
+from schemas.ascendc.catalog import Catalog
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
 FENCE_RE = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from annotate.checker.astcheck import FRAGMENT_TEMPLATE
 from annotate.checker.cann import CompileRequest, Toolkit, compile_check, detect
-from annotate.checker.catalog import Catalog, load_catalog
 from annotate.checker.clangcheck import CheckOptions, CheckResult, KernelChecker
 from annotate.reasoning.grounding import code_blocks, grounding_checks, size_check
 from annotate.reasoning.verify_config import VerifyConfig
 from schemas import Diagnostic, KernelUnit
+from schemas.ascendc.catalog import Catalog, load_catalog
 from schemas.verdicts import Verifier
 
 # A block that is declarations, not statements: a quoted type, entry, or device function (a

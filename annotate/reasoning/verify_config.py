@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotate.checker.toolchain import AUTO_SOC, soc_profile
+from schemas.ascendc.soc import AUTO_SOC, soc_profile
 from schemas.config import ConfigError, option
 
 

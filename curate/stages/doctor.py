@@ -36,8 +36,8 @@ class VerifierStatus:
 def surface_status(soc: str) -> VerifierStatus:
     try:
         from annotate.checker import CheckOptions, KernelChecker, load_catalog
-        from annotate.checker.catalog import shipped_catalog
-        from annotate.checker.clangutil import clang_version
+        from schemas.ascendc.catalog import shipped_catalog
+        from schemas.ascendc.cursors import clang_version
 
         version = clang_version()
         fresh = shipped_catalog() is not None

@@ -1,25 +1,42 @@
-"""The AscendC front end shared by the two libclang users: the ingest parser (`parsers/`) and the
+"""The AscendC layer shared by the two libclang users: the ingest parser (`parsers/`) and the
 kernel checker (`annotate/checker/`).
 
-It lives in `schemas/` because the rule of dependency lets both stage packages reach `schemas/`
-and nothing else: this is the one place that knows how AscendC differs from C++ before any parse
-starts. Both front ends take from here
-- the language prelude (`keywords.h`: the vendor compiler's qualifiers as annotate attributes,
-  fixed-width integers and element types), force-included first;
-- the virtual root under which in-memory files live;
-- the include scan, and where an operator directory starts (`<op>/op_kernel/...`);
-- the rewrites of what clang cannot read: the `<<<...>>>` launch syntax, and the vendor
-  compiler's bracket attributes (`#define __aicore__ [aicore]`).
+Where and why: it lives under `schemas/` because the rule of dependency (`schemas` <- `parsers`,
+`dedup`, `annotate` <- `curate`) lets both stage packages reach `schemas/` and nothing else, and
+both need the same facts about AscendC before any parse starts. It is the one place that knows
+how AscendC differs from C++:
+
+- this module: the language prelude (`keywords.h`), the API surface headers (`surface/`, data
+  both sides read: the checker parses against them, the parser counts API calls by the names
+  they declare), the virtual root of in-memory files, the include scan, where an operator
+  directory starts, the rewrites of what clang cannot read (`<<<...>>>`, `[aicore]`), and the
+  assembled unit's file markers;
+- `soc`: the SoC families and their preprocessor macros;
+- `frontend`: the one libclang driver (flags, preludes, stubs for missing includes, virtual
+  files, parse options), with the ingest and the check as its two uses;
+- `includes`: the one include resolver, with the ingest's and the checker's policies;
+- `cursors`: small libclang cursor helpers (kinds, arity, signatures, skipped ranges);
+- `catalog`: the API catalog derived from the surface (`surface/catalog.json`) and the API-name
+  list both stages use (`api_names()`).
+
+Importing this package does not load libclang; `frontend`, `cursors` and the catalog builder do.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path, PurePosixPath
 
 KEYWORDS_HEADER = Path(__file__).resolve().parent / "keywords.h"
+# The project's AscendC API surface: headers written for curate from the public interface (no
+# vendor code). `kernel_operator.h` is the name kernels include; `libc/` answers the few C++
+# standard headers device code includes (the checker parses with -nostdinc).
+SURFACE_DIR = Path(__file__).resolve().parent / "surface"
+SURFACE_PRELUDE = SURFACE_DIR / "asc_prelude.h"
+SURFACE_ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
+# The compiler's built-ins, as the surface declares them (catalog entries name this header).
+BUILTINS_HEADER = "ascendc/intrinsics.h"
 # Virtual files live under a directory that does not exist on disk; clang accepts them as long as
 # the path it builds (include dir + spelled name, not normalised) matches the one registered.
 VIRTUAL_ROOT = "/__curate__"
@@ -57,11 +74,6 @@ _BRACKET_ATTRIBUTE_DEFINE_RE = re.compile(
 _LAUNCH_STATEMENT_RE = re.compile(
     r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;"
 )
-
-
-@cache
-def keywords_prelude() -> str:
-    return KEYWORDS_HEADER.read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,3 +143,16 @@ def _blank_launch(match: re.Match[str]) -> str:
         # inside a macro (`Kernel_##SUFFIX<<<...>>>(args)`): blanking would cut its token pasting
         return rewrite_launches(statement)
     return re.sub(r"[^\n]", " ", statement)
+
+
+def surface_include_dirs() -> list[Path]:
+    return [SURFACE_DIR, SURFACE_DIR / "libc"]
+
+
+def is_surface_file(path: str) -> bool:
+    """A file of the surface, or the shared language prelude the surface builds on."""
+    try:
+        resolved = Path(path).resolve()
+        return resolved.is_relative_to(SURFACE_DIR) or resolved == KEYWORDS_HEADER
+    except (OSError, ValueError):
+        return False

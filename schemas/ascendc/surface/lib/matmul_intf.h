@@ -236,6 +236,10 @@ public:
     template <bool isTurnOnDebug = true>
     __aicore__ inline MatrixOffset GetOffsetC();
     __aicore__ inline void WaitIterateAll();
+    // after an asynchronous GetTensorC into UB, before vector code reads the result
+    __aicore__ inline void WaitGetTensorC();
+    // the older asynchronous form of GetTensorC<false>
+    __aicore__ inline void AsyncGetTensorC(const LocalTensor<DstT>& c);
     __aicore__ inline void End();
     __aicore__ inline void SetNBatchOutNum(int32_t nBatchOutNum);
 };

@@ -1,29 +1,189 @@
-"""Where a kernel's includes come from, and which of them no one can provide.
+"""The one include resolver: where a kernel's `#include`s come from, with the two policies the
+stages need.
 
-A kernel file includes three kinds of headers: the AscendC interface (answered by our surface),
-headers of its own repository (found next to the file, in its operator directory or from the
-repository root), and headers of other packages the build pulls in (for example a shared
-operator library). The last kind is what the surface cannot know: such an include is stubbed
-with an empty virtual file, reported as a warning, and the names it would have declared are
-judged leniently by the classifier.
+Every AscendC kernel includes three kinds of headers: the AscendC interface, headers of its own
+repository (next to the file, in its operator directory, from the repository root, or on an
+include path the build sets up), and headers of packages the build pulls in. Both stages share
+what an operator build puts on the include path (`build_search_dirs`: the includer's
+`<op>/op_kernel` and `<op>` directories, then the root) and the names that always mean the
+interface (`is_interface_include`). They differ in what a resolution is for, and that is the
+policy:
+
+- ingest (`RepoIndex`, `include_closure`, `assemble_code`): the unit's code is the entry file
+  followed by every repository-local header it reaches, each once. It works on the repository's
+  file list in memory, guesses an include path the build sets up from the include's trailing
+  components, and never takes a unit-test mock of a vendor header (`tests/**/kernel_operator.h`)
+  for a header of a kernel outside the tests. Everything else is `external`, to be stubbed.
+- check (`local_include_dirs`, `plan_includes`): the -I directories a build would search, on
+  disk; an interface spelling (`basic_api/...`, `kernel_operator.h` when nothing local has it) is
+  answered by the surface first; a sibling operator's header reached through `../../other_op/`
+  is forwarded; what nobody provides is stubbed with an empty virtual file, reported as a
+  warning, and the names it would have declared are judged leniently by the classifier.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+import posixpath
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemas.ascendc import VIRTUAL_ROOT, Include, operator_dir, scan_includes
+from schemas.ascendc import INCLUDE_RE, Include, operator_dir, scan_includes, unit_file_marker
 
-MISSING_DIR = f"{VIRTUAL_ROOT}/missing/a/b/c/d/e"
 # The top-level folders the AscendC package installs its interface headers under. An include
 # spelt this way means the interface: the surface answers it or nobody does. A repository that
 # carries the interface's own implementation (asc-devkit) is not read in its place, because that
 # implementation calls compiler built-ins no header declares.
 INTERFACE_INCLUDE_DIRS = ("adv_api", "aicpu_api", "basic_api", "c_api", "simt_api", "tensor_api")
 _REPO_MARKERS = (".git", ".gitmodules")
+
+
+# ---- shared by both policies ---------------------------------------------------------------
+
+# Folders whose headers are test scaffolding (mocks of the vendor headers), not kernel code.
+_TEST_DIRS = frozenset({"test", "tests", "ut", "unittest", "unit_test"})
+
+
+def build_search_dirs(includer: str) -> list[str]:
+    """Directories an operator build puts on the include path for a repository-relative file:
+    `<op>/op_kernel`, the operator dir `<op>`, then the root (`""`)."""
+    parts = includer.split("/")
+    dirs: list[str] = []
+    if "op_kernel" in parts:
+        k = len(parts) - 1 - parts[::-1].index("op_kernel")
+        dirs += ["/".join(parts[: k + 1]), "/".join(parts[:k])]
+    dirs.append("")
+    return list(dict.fromkeys(dirs))
+
+
+def in_tests(rel: str) -> bool:
+    return any(part.lower() in _TEST_DIRS for part in rel.split("/")[:-1])
+
+
+def is_mock_for(header: str, includer: str) -> bool:
+    """A header of the tests, taken for a kernel that is not: a unit-test mock of a vendor header
+    must never be assembled into a unit (the tests include their own mocks, which is fine)."""
+    return in_tests(header) and not in_tests(includer)
+
+
+# ---- the ingest's policy: a unit's repository files, in memory ----------------------------
+
+
+@dataclass(slots=True)
+class RepoIndex:
+    """The set of source files of a repository (relative POSIX paths), for resolving includes."""
+
+    files: frozenset[str]
+    by_basename: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, files: list[str]) -> RepoIndex:
+        by_basename: dict[str, list[str]] = {}
+        for rel in sorted(files):
+            by_basename.setdefault(posixpath.basename(rel), []).append(rel)
+        return cls(frozenset(files), by_basename)
+
+    def resolve(self, name: str, includer: str, angled: bool) -> str | None:
+        """Where `#include "name"` (or `<name>`) written in `includer` points inside the repository."""
+        name = name.strip()
+        candidates = [posixpath.join(posixpath.dirname(includer), name)] if not angled else []
+        candidates += [posixpath.join(d, name) for d in build_search_dirs(includer)]
+        for cand in candidates:
+            norm = posixpath.normpath(cand)
+            if norm in self.files and not is_mock_for(norm, includer):
+                return norm
+        # An include path set up by the build (e.g. "atvoss/util/dag.h" under common/inc/, or
+        # "../triu/arch35/x.h" from a sibling operator's op_kernel/): match the include's trailing
+        # path components. A bare `<name>` is a system header and is never guessed.
+        if angled and "/" not in name:
+            return None
+        wanted = [p for p in posixpath.normpath(name).split("/") if p not in ("..", ".")]
+        scored = [
+            (_suffix_score(f, wanted), f)
+            for f in self.by_basename.get(wanted[-1], [])
+            if f != includer and not is_mock_for(f, includer)
+        ]
+        # The basename alone is enough only when it is unique in the repository.
+        floor = 1 if len(scored) == 1 else 2
+        best = [(score, f) for score, f in scored if score >= min(floor, len(wanted))]
+        if not best:
+            return None
+        return max(best, key=lambda sf: (sf[0], _common_prefix_len(sf[1], includer), -len(sf[1]), sf[1]))[1]
+
+
+def _suffix_score(path: str, wanted: list[str]) -> int:
+    """How many of the include's components, from the basename backwards, occur in order in `path`
+    (an `op_kernel/` folder in between is allowed: builds map `<op>/op_kernel` to `<op>`)."""
+    parts = [p for p in path.split("/") if p != "op_kernel"]
+    score = 0
+    for want, have in zip(reversed(wanted), reversed(parts), strict=False):
+        if want != have:
+            break
+        score += 1
+    return score
+
+
+def _common_prefix_len(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/"), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+@dataclass(slots=True)
+class IncludeClosure:
+    files: list[str]  # entry first, then local headers in first-include order
+    external: list[str]  # include names not found in the repository (stubbed for the parse)
+    include_dirs: list[str]  # repository dirs to put on the include path, relative to the root
+
+
+def include_closure(entry: str, index: RepoIndex, read: Callable[[str], str | None]) -> IncludeClosure:
+    """Follow repository-local includes from `entry` depth-first, each file once."""
+    order: list[str] = []
+    external: dict[str, None] = {}
+    include_dirs: dict[str, None] = dict.fromkeys(build_search_dirs(entry))
+    seen: set[str] = set()
+
+    def visit(rel: str) -> None:
+        if rel in seen:
+            return
+        seen.add(rel)
+        order.append(rel)
+        text = read(rel)
+        if text is None:
+            return
+        for match in INCLUDE_RE.finditer(text):
+            angled, name = match.group(1) == "<", match.group(2).strip()
+            target = index.resolve(name, rel, angled)
+            if target is None:
+                external[name] = None
+                continue
+            base = target[: len(target) - len(posixpath.normpath(name))].rstrip("/")
+            if not target.endswith(posixpath.normpath(name)) or ".." in name:
+                base = posixpath.dirname(rel)
+            include_dirs[base] = None
+            visit(target)
+
+    visit(entry)
+    return IncludeClosure(order, list(external), list(include_dirs))
+
+
+def assemble_code(files: list[str], read: Callable[[str], str | None]) -> str:
+    """The unit's code: the entry file, then each local header behind a marker line."""
+    parts: list[str] = []
+    for i, rel in enumerate(files):
+        text = read(rel) or ""
+        if i == 0:
+            parts.append(text.rstrip("\n") + "\n")
+        else:
+            parts.append("\n" + unit_file_marker(rel) + "\n" + text.rstrip("\n") + "\n")
+    return "".join(parts)
+
+
+# ---- the checker's policy: -I directories as the build would, on disk -----------------------
 
 
 def repository_root(path: Path) -> Path | None:
@@ -55,11 +215,13 @@ def repository_headers(root: Path | None, name: str) -> list[Path]:
 
 def local_include_dirs(path: Path, extra: Iterable[Path] = ()) -> list[Path]:
     """Include directories a build of this file would search, most specific first."""
-    dirs: list[Path] = [path.parent]
-    op = operator_dir(path)
-    if op is not None:
-        dirs += [op / "op_kernel", op]
     root = repository_root(path)
+    dirs: list[Path] = [path.parent]
+    if root is not None:
+        dirs += [root / d for d in build_search_dirs(path.relative_to(root).as_posix())[:-1]]
+    else:
+        op = operator_dir(path)
+        dirs += [op / "op_kernel", op] if op is not None else []
     # sample projects keep their headers in an `include/` folder beside or above the sources
     # (their build adds it with -I): the nearest ones, up to the repository root
     for parent in [path.parent, *path.parent.parents][:4]:
@@ -213,14 +375,3 @@ def read_text(path: Path, overrides: dict[Path, str] | None = None) -> str:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-
-
-def missing_stub_files(
-    names: Iterable[str], forwarded: dict[str, Path] | None = None
-) -> Iterator[tuple[str, str]]:
-    """Virtual headers (path spelled as clang will build it): empty for includes nobody provides,
-    one `#include` line for repository files clang cannot reach by include directories."""
-    for name in names:
-        yield f"{MISSING_DIR}/{name}", "// stub: not provided by the curate surface\n"
-    for name, target in (forwarded or {}).items():
-        yield f"{MISSING_DIR}/{name}", '#include "' + str(target) + '"\n'

@@ -1,9 +1,9 @@
-"""The project's AscendC surface headers and the clang command line that uses them.
+"""The SoC families AscendC code is written for, defined once.
 
-The headers in `surface/` declare the AscendC programming interface (written for curate from the
-public interface; no vendor code). `kernel_operator.h` is the entry name kernels include; the
-`libc/` directory answers the few C++ standard headers device code includes, because the checker
-runs with `-nostdinc` so that results never depend on the machine's system headers.
+A kernel's `#if __CCE_AICORE__ == 220` / `__NPU_ARCH__` / `__DAV_C220_VEC__` branches decide
+which code a build compiles. Both libclang users take the preprocessor facts of one family from
+here: the ingest parser parses every kernel as the default family sees it (and records those
+defines per unit), the checker parses as the SoC it is asked for (or the one `auto` picks).
 """
 
 from __future__ import annotations
@@ -11,15 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
-
-from schemas.ascendc import KEYWORDS_HEADER
-
-SURFACE_DIR = Path(__file__).resolve().parent / "surface"
-PRELUDE = SURFACE_DIR / "asc_prelude.h"
-ENTRY_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h", "tikicpulib.h")
-# The compiler's built-ins, as the surface declares them (catalog entries name this header).
-BUILTINS_HEADER = "ascendc/intrinsics.h"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +23,10 @@ class SocProfile:
     dav_macro: str
     cce_arch: str  # vendor compiler --cce-aicore-arch value for vector kernels
     cce_arch_cube: str  # ... and for cube kernels
+
+    def defines(self) -> list[str]:
+        """The family's macros as `-D` values (`NAME=VALUE` or `NAME`)."""
+        return [f"__CCE_AICORE__={self.cce_aicore}", f"__NPU_ARCH__={self.npu_arch}", self.dav_macro]
 
 
 SOC_PROFILES: dict[str, SocProfile] = {
@@ -70,39 +65,3 @@ def soc_profile(soc: str) -> SocProfile:
             return SOC_PROFILES[prefix]
     known = ", ".join(p.name for p in SOC_PROFILES.values())
     raise ValueError(f"unknown SoC {soc!r}; known families: {known}")
-
-
-def surface_include_dirs() -> list[Path]:
-    return [SURFACE_DIR, SURFACE_DIR / "libc"]
-
-
-def is_surface_file(path: str) -> bool:
-    """A file of the surface, or the shared language prelude the surface builds on."""
-    try:
-        resolved = Path(path).resolve()
-        return resolved.is_relative_to(SURFACE_DIR) or resolved == KEYWORDS_HEADER
-    except (OSError, ValueError):
-        return False
-
-
-def base_args(soc: str = DEFAULT_SOC) -> list[str]:
-    """Flags shared by every parse: C++17 without system headers, AscendC keywords predefined."""
-    profile = soc_profile(soc)
-    return [
-        "-x",
-        "c++",
-        "-std=c++17",
-        "-nostdinc",
-        "-nostdinc++",
-        "-ferror-limit=0",
-        "-fspell-checking",
-        "-w",
-        "-include",
-        str(KEYWORDS_HEADER),
-        "-include",
-        str(PRELUDE),
-        f"-D__CCE_AICORE__={profile.cce_aicore}",
-        f"-D__NPU_ARCH__={profile.npu_arch}",
-        f"-D{profile.dav_macro}",
-        "-DTILING_KEY_VAR=0",
-    ]

@@ -2,8 +2,11 @@
 
 The surface headers are the single source of truth; the catalog is derived from them by parsing
 with libclang and cached as `surface/catalog.json` (shipped with the package). Regenerate after
-editing the surface with `python -m annotate.checker --write`; a test checks that the
-shipped file matches a fresh build.
+editing the surface with `python -m annotate.checker --write` (or `python -m
+schemas.ascendc.catalog --write`); a test checks that the shipped file matches a fresh build.
+
+`api_names()` is the one list of AscendC API names: the ingest counts a call as an API use by it
+(the `apis` column), and the checker and the reasoning verifiers judge names by the same catalog.
 """
 
 from __future__ import annotations
@@ -19,9 +22,15 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from annotate.checker import clangutil as cu
-from annotate.checker.toolchain import ENTRY_HEADERS, SURFACE_DIR, base_args, is_surface_file
-from schemas.ascendc import KEYWORDS_HEADER
+from schemas.ascendc import (
+    BUILTINS_HEADER,
+    KEYWORDS_HEADER,
+    SURFACE_DIR,
+    SURFACE_ENTRY_HEADERS,
+    is_surface_file,
+)
+from schemas.ascendc import cursors as cu
+from schemas.ascendc.frontend import parse, surface_request
 
 CATALOG_PATH = SURFACE_DIR / "catalog.json"
 CATALOG_VERSION = 1
@@ -165,15 +174,8 @@ def _method_entries(cls: ci.Cursor, header: str) -> list[CatalogEntry]:
 
 def build_catalog() -> Catalog:
     """Parse the surface and collect its public declarations."""
-    source = "".join(f'#include "{h}"\n' for h in ENTRY_HEADERS if (SURFACE_DIR / h).exists())
-    main = SURFACE_DIR / "__catalog__.cpp"
-    args = [*base_args(), f"-I{SURFACE_DIR}", f"-I{SURFACE_DIR / 'libc'}"]
-    tu = ci.Index.create().parse(
-        str(main),
-        args=args,
-        unsaved_files=[(str(main), source)],
-        options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
-    )
+    source = "".join(f'#include "{h}"\n' for h in SURFACE_ENTRY_HEADERS if (SURFACE_DIR / h).exists())
+    tu = parse(ci.Index.create(), surface_request(source))
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         first = errors[0]
@@ -226,6 +228,26 @@ def shipped_catalog() -> Catalog | None:
 def load_catalog() -> Catalog:
     """The shipped catalog; built from the surface when the JSON is missing or stale."""
     return shipped_catalog() or build_catalog()
+
+
+def api_names(catalog: Catalog | None = None, *, types_and_macros: bool = False) -> frozenset[str]:
+    """The one list of AscendC API names, derived from the surface (of the shipped catalog unless
+    one is given): the functions and methods of the interface, without the compiler's built-ins
+    (short lowercase intrinsics that are not the programming interface).
+
+    That is what the ingest counts as an API call (`apis`). With `types_and_macros`, the classes
+    and macros too: what the checker compares an unknown name with for "did you mean"."""
+    if catalog is None:
+        return _shipped_api_names(types_and_macros)
+    kinds = ("function", "method", "class", "macro") if types_and_macros else ("function", "method")
+    builtins = {e.name for e in catalog.entries if e.header == BUILTINS_HEADER}
+    names = {e.name for e in catalog.entries if e.kind in kinds} - builtins
+    return frozenset(names | catalog.member_names())
+
+
+@cache
+def _shipped_api_names(types_and_macros: bool) -> frozenset[str]:
+    return api_names(load_catalog(), types_and_macros=types_and_macros)
 
 
 def main(argv: list[str] | None = None) -> int:
