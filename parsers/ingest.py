@@ -11,14 +11,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.files import REFUSED, Skip, iter_source_files, read_source
-from parsers.pool import Job, Limits, WorkerPool
+from parsers.pool import Job, Limits, Progress, WorkerPool
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit, recordable
 from schemas.ascendc import INCLUDE_RE
@@ -26,7 +24,6 @@ from schemas.ascendc.includes import RepoIndex
 
 _ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
 _HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
-Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -162,15 +159,7 @@ def parse_entry_files(
     if pool is None:
         with parser_pool(root, scan, source, config) as own:
             return parse_entry_files(rels, root, scan, source, config, progress, own)
-    finished = 0
-
-    def done(outcomes: list[tuple[str, Any]]) -> None:
-        nonlocal finished
-        finished += 1
-        if progress:
-            progress(finished, len(rels))
-
-    return pool.run(rels, done)
+    return pool.run(rels, progress)
 
 
 def ingest_directory(

@@ -28,7 +28,7 @@ from typing import Any
 from parsers.files import Skip
 
 Outcome = tuple[str, Any]  # (path, units or Skip)
-Done = Callable[[list[Outcome]], None]
+Progress = Callable[[int, int], None]  # (files finished, files in this run)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -188,12 +188,14 @@ class WorkerPool:
         worker.end()
         self.workers[self.workers.index(worker)] = self._start()
 
-    def run(self, paths: Sequence[str], done: Done | None = None) -> list[Outcome]:
-        """The outcomes of every path (a crash or a limit is a Skip of that path only)."""
+    def run(self, paths: Sequence[str], progress: Progress | None = None) -> list[Outcome]:
+        """The outcomes of every path (a crash or a limit is a Skip of that path only);
+        `progress` hears of each finished file."""
         pending = deque(paths)
         while len(self.workers) < min(self.jobs, len(pending)):
             self.workers.append(self._start())
         out: list[Outcome] = []
+        finished = 0
         while pending or any(w.path is not None for w in self.workers):
             for worker in self.workers:
                 if worker.path is None and pending:
@@ -205,8 +207,9 @@ class WorkerPool:
                 outcomes = self._collect(worker)
                 if outcomes is not None:
                     out += outcomes
-                    if done:
-                        done(outcomes)
+                    finished += 1
+                    if progress:
+                        progress(finished, len(paths))
         return out
 
     def _collect(self, worker: _Worker) -> list[Outcome] | None:
