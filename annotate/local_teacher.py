@@ -159,6 +159,10 @@ class LocalTeacher:
         lines = [
             line.strip() for line in self._log.read().decode("utf-8", "replace").splitlines() if line.strip()
         ]
+        # What Python prints after "Exception ignored in ..." is a destructor's complaint during
+        # the exit (llama-cpp-python's model object, half built), not why the server stopped.
+        if "Exception ignored in" in " ".join(lines):
+            lines = lines[: max(i for i, line in enumerate(lines) if line.startswith("Exception ignored in"))]
         return lines[-1][:300] if lines else "no output"
 
     def _wait_ready(self) -> None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from parsers.clang_frontend import UnparsableFile
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.files import REFUSED, Skip, iter_source_files, read_source
 from parsers.pool import Job, Limits, Progress, WorkerPool
@@ -125,6 +126,8 @@ def _parse_file(rel: str) -> list[tuple[str, list[KernelUnit] | Skip]]:
             )
         else:
             out.append((rel, units))
+    except UnparsableFile as exc:
+        out.append((rel, Skip(rel, str(exc))))
     except Exception as exc:  # a bad file must never stop the ingest
         out.append((rel, Skip(rel, f"parser error: {type(exc).__name__}: {exc}")))
     out += [(skip.path, skip) for skip in REFUSED.drain()]

@@ -218,11 +218,13 @@ class WorkerPool:
         assert path is not None
         try:
             if worker.conn.poll():
-                worker.path = None
                 result: list[Outcome] = worker.conn.recv()
+                worker.path = None
                 return result
         except (EOFError, OSError):
-            pass  # died while answering: a crash
+            # The pipe closed: the worker died on this file, though the process may not be reaped
+            # yet (is_alive() can still say True for a moment after a SIGSEGV): wait for it.
+            worker.process.join(timeout=5)
         if not worker.process.is_alive():
             worker.process.join()
             reason = f"parser worker crashed ({_death(worker.process)}) on this file"

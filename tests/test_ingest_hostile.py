@@ -164,7 +164,13 @@ def test_a_file_over_the_limits_is_skipped_alone_and_the_others_are_parsed(tmp_p
     assert done.returncode == 0, done.stderr
     assert sorted(u["kernel_name"] for u in _units(ws)) == [f"k{i}" for i in range(9)]
     reason = _skips(ws, "r")["bomb/op_kernel/bomb.cpp"]
-    assert "longer than 8 s" in reason or "crashed" in reason or "MemoryError" in reason, reason
+    limits = (
+        "longer than 8 s",
+        "crashed",
+        "MemoryError",
+        "could not parse",
+    )  # libclang gives up under RLIMIT_AS
+    assert any(words in reason for words in limits), reason
 
 
 def test_a_libclang_crash_skips_its_file_alone(tmp_path: Path) -> None:

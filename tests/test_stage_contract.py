@@ -63,6 +63,7 @@ def test_dedup_options_come_from_the_config_fields() -> None:
         "abstract_identifiers",
         "drop_name_matches",
         "full_evidence",
+        "task_leaks",
     }
     assert fields["threshold"].default == 0.7 and fields["threshold"].metadata["help"]
 
