@@ -24,7 +24,6 @@ from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, Tea
 
 FORMATS_BY_RICHNESS = ("json_schema", "json_object", "tagged")
 PROBE_MAX_TOKENS = 16
-PROBE_RETRIES = 2
 PROBE_MESSAGES = [{"role": "user", "content": 'Reply with a JSON object whose values are all "ok".'}]
 
 
@@ -77,7 +76,7 @@ async def probe_format(config: AnnotateConfig, client: TeacherClient) -> FormatC
     for fmt in FORMATS_BY_RICHNESS:
         rf = response_format_param(fmt, config.prompt_style, config.max_tokens)
         try:
-            await client.complete(PROBE_MESSAGES, params, rf, 64 + PROBE_MAX_TOKENS, retries=PROBE_RETRIES)
+            await client.complete(PROBE_MESSAGES, params, rf, 64 + PROBE_MAX_TOKENS, retries=config.retries)
         except FormatUnsupported as exc:
             refusals.append(f"{fmt}: {exc.message}")
             continue

@@ -98,8 +98,24 @@ class TransportStats:
     connection_errors: int = 0
 
 
+def _cause_text(exc: BaseException) -> str:
+    """The innermost cause's message (openai's wrapper says only "Connection error.")."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return str(exc) or type(exc).__name__
+
+
+def _cut_mid_body(exc: BaseException) -> bool:
+    """A response whose body ended before its declared length (httpx's RemoteProtocolError:
+    "peer closed connection without sending complete message body")."""
+    text = _cause_text(exc).lower()
+    return "incomplete" in text or "complete message body" in text
+
+
 def what_to_fix(reason: str, base_url: str) -> str:
     """The one thing to do about a failure reason that hit unit after unit."""
+    if reason == "truncated response":
+        return f"the server at {base_url} closes connections in the middle of its answers: see its log (a crash, or a proxy's size or time limit)"
     if reason == "connection error":
         return f"nothing answers at {base_url}: start the server or fix --base-url"
     if reason == "timeout":
@@ -250,6 +266,12 @@ class TeacherClient:
             self.stats.timeouts += 1
             raise _Retry(f"no answer within {self.timeout_s:g} s", "timeout") from None
         except openai.APIConnectionError as exc:
+            if _cut_mid_body(exc):  # the server answered, then closed before the body was whole
+                self.answered = True
+                self.stats.malformed += 1
+                raise _Retry(
+                    f"the answer was cut off mid-body: {self.redact(_cause_text(exc))}", "truncated response"
+                ) from None
             self.stats.connection_errors += 1
             raise _Retry(f"connection error: {self.redact(str(exc))}", "connection error") from None
         except openai.APIStatusError as exc:

@@ -93,6 +93,7 @@ class Reply:
     usage: bool = True  # False: no `usage` object in the body (some servers send none)
     reasoning: dict[str, str] = field(default_factory=dict)  # e.g. {"reasoning_content": "..."}
     choice_extra: dict[str, Any] = field(default_factory=dict)  # server-specific choice fields
+    cut: bool = False  # send half the body, then close the connection (a server dying mid-answer)
 
     @classmethod
     def ok(cls, content: str | None = None, **kwargs: Any) -> Reply:
@@ -118,6 +119,11 @@ class Reply:
     def malformed(cls) -> Reply:
         """HTTP 200 with a body that is not JSON."""
         return cls(raw_body=b'{"id": "chatcmpl-broken", "choices": [ {"message": ')
+
+    @classmethod
+    def cut_off(cls) -> Reply:
+        """Headers and half the body, then the connection closes: an answer cut mid-body."""
+        return cls(cut=True)
 
     @classmethod
     def hang(cls, seconds: float = 30.0) -> Reply:
@@ -371,12 +377,17 @@ class OpenAIServer:
         else:
             content = reply.content if reply.content is not None else default_answer(request)
             payload = completion_body(request, reply, content)
-        await self._send(writer, reply.status, payload, reply.headers, keep_alive)
-        return keep_alive
+        await self._send(writer, reply.status, payload, reply.headers, keep_alive, cut=reply.cut)
+        return keep_alive and not reply.cut
 
     @staticmethod
     async def _send(
-        writer: asyncio.StreamWriter, status: int, body: bytes, headers: dict[str, str], keep_alive: bool
+        writer: asyncio.StreamWriter,
+        status: int,
+        body: bytes,
+        headers: dict[str, str],
+        keep_alive: bool,
+        cut: bool = False,
     ) -> None:
         head = [
             f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
@@ -385,8 +396,12 @@ class OpenAIServer:
             f"connection: {'keep-alive' if keep_alive else 'close'}",
             *(f"{name}: {value}" for name, value in headers.items()),
         ]
-        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+        writer.write(
+            ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body[: len(body) // 2 if cut else None]
+        )
         await writer.drain()
+        if cut:
+            writer.close()
 
 
 def main(argv: list[str] | None = None) -> None:
