@@ -41,7 +41,15 @@ from annotate.journal import Journal, UnitResult
 from annotate.negotiate import FORMATS_BY_RICHNESS, FormatChoice, endpoint_key, simpler_format
 from annotate.summary import ProgressCallback, RunSummary
 from annotate.tasks import Message, TaskParseError, TeacherTask, Verdict
-from annotate.teacher import FormatUnsupported, TeacherClient, TeacherError, TeacherFatal, TeacherReply
+from annotate.teacher import (
+    MAX_ANSWER_CHARS,
+    OVERSIZED,
+    FormatUnsupported,
+    TeacherClient,
+    TeacherError,
+    TeacherFatal,
+    TeacherReply,
+)
 from schemas import Attempt, Diagnostic
 
 __all__ = ["AnnotationRun", "ItemOutcome", "ProgressCallback", "RunSummary", "now_iso"]
@@ -272,6 +280,12 @@ class AnnotationRun(Generic[Item, Record]):
         reason = ""
         for _ in range(self.config.format_retries + 1):
             reply, key = await self._reply(item, messages, round_no, ledger, fmt)
+            if reply.finish_reason == OVERSIZED:
+                message = f"the answer was longer than {MAX_ANSWER_CHARS} characters (runaway output)"
+                raise _Failed(
+                    Diagnostic("teacher.size", "error", message),
+                    UnitFailure("answer too long", message, endpoint=False),
+                )
             try:
                 return self.task.parse(item, reply), reply.content, messages, key
             except TaskParseError as exc:

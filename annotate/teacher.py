@@ -98,6 +98,14 @@ class TransportStats:
     connection_errors: int = 0
 
 
+# No real answer comes near this (the verifiers reject anything over 60,000 characters). A reply
+# over it is journaled cut to this size, marked, and fails its unit at once: a runaway or hostile
+# answer (10 MB) neither fills the journal, round after round, nor goes back to the teacher.
+MAX_ANSWER_CHARS = 262_144
+OVERSIZED = "oversized"  # the finish reason such a reply is journaled with
+OVERSIZED_MARK = f"\n[... cut by curate: the answer was longer than {MAX_ANSWER_CHARS} characters]"
+
+
 def _cause_text(exc: BaseException) -> str:
     """The innermost cause's message (openai's wrapper says only "Connection error.")."""
     while exc.__cause__ is not None or exc.__context__ is not None:
@@ -310,6 +318,8 @@ class TeacherClient:
         if not content and _text(message.get("refusal")):
             finish_reason = "refusal"  # OpenAI: the model declined; the text is in `refusal`
             content = _text(message.get("refusal"))
+        if len(content) > MAX_ANSWER_CHARS:  # kept cut, and judged a failure (annotate.loop)
+            content, finish_reason = content[:MAX_ANSWER_CHARS] + OVERSIZED_MARK, OVERSIZED
         return TeacherReply(
             content=content,
             finish_reason=finish_reason,
