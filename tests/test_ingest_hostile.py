@@ -303,3 +303,4 @@ def test_ingest_docs_does_not_read_pages_linked_outside(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     text = json.dumps(pq.read_table(ws / "docs.parquet").to_pylist(), ensure_ascii=False)
     assert "IN-TREE-PAGE" in text and OUTSIDE_MARK not in text
+    assert "refused: guide/passwd.md: outside the repository" in done.stdout  # named, not only counted

@@ -3,7 +3,7 @@ replacing that source's rows, with the run recorded."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from curate.errors import UserError
@@ -11,6 +11,7 @@ from curate.sources import clone, default_name, local_directory, looks_like_git_
 from curate.stage import Stage
 from curate.workspace import Workspace
 from parsers.doctree import walk_doc_tree
+from parsers.files import REFUSED, Skip
 from parsers.provenance import provenance
 from schemas import DocChunk, read_records
 from schemas.runs import IngestDocsRun
@@ -26,11 +27,16 @@ class IngestDocsSummary:
     with_apis: int
     with_prototypes: int
     given: str = ""  # the SOURCE argument as given
+    refused: list[Skip] = field(default_factory=list)  # pages not read: outside the tree, not a file
 
     def line(self) -> str:
+        named = "; ".join(f"{r.path}: {r.reason}" for r in self.refused[:3])
+        more = f" and {len(self.refused) - 3} more" if len(self.refused) > 3 else ""
         return (
             f"ingest-docs {self.source}: {self.pages} pages, {self.chunks} chunks ({self.with_apis} define "
-            f"APIs, {self.with_prototypes} with prototypes), {self.skipped} skipped -> {self.table}"
+            f"APIs, {self.with_prototypes} with prototypes), {self.skipped} skipped"
+            + (f" (refused: {named}{more})" if self.refused else "")
+            + f" -> {self.table}"
         )
 
 
@@ -48,7 +54,9 @@ def _run(ws: Workspace, request: DocsRequest) -> IngestDocsSummary:
     else:
         root = local_directory(source)
     prov = provenance(root)
+    REFUSED.drain()  # only this walk's refusals are named
     chunks, pages, skipped = walk_doc_tree(root, name, prov.repo_root if prov.commit else root)
+    refused = REFUSED.drain()
     if not chunks:
         raise UserError(f"no markdown documentation in {source} ({pages} pages read); nothing was written")
     for chunk in chunks:
@@ -65,6 +73,7 @@ def _run(ws: Workspace, request: DocsRequest) -> IngestDocsSummary:
         sum(1 for c in chunks if c.apis),
         sum(1 for c in chunks if c.prototypes),
         request.source,
+        refused,
     )
 
 
