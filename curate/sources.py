@@ -372,18 +372,8 @@ def benchmark_from_table(
         item = items.get(row_id)
         if item is None:
             task = row_id if id_column else _text(row.get("task_name")) or row_id
-            item = BenchmarkItem(
-                item_id=stable_id(name, row_id),
-                benchmark=name,
-                task_name=task,
-                op_name=_text(row.get("op_name")) or task,
-                level=_int(row.get("level")),
-                category=_text(row.get("category")) or "other",
-                path=row_id,
-                reference=_text(row.get("reference")),
-                description=_text(row.get("description")),
-            )
-            items[row_id] = item
+            reference, description = _text(row.get("reference")), _text(row.get("description"))
+            item = items[row_id] = _table_item(name, row, row_id, task, reference, description)
         for block, code in enumerate(_codes(row.get(code_column), code_from)):
             if not code.strip():
                 continue
@@ -409,20 +399,26 @@ def task_table(source: str, *, name: str, text_column: str, id_column: str | Non
     for row, row_id in zip(rows, _row_ids(rows, id_column, source), strict=True):
         text = _text(row.get(text_column))
         task = _text(row.get("task_name")) or row_id
-        items.append(
-            BenchmarkItem(
-                item_id=stable_id(name, row_id),
-                benchmark=name,
-                task_name=task,
-                op_name=_text(row.get("op_name")) or task,
-                level=_int(row.get("level")),
-                category=_text(row.get("category")) or "other",
-                path=row_id,
-                reference=text if "forward" in text and "torch" in text else "",
-                description=text,
-            )
-        )
+        reference = text if "forward" in text and "torch" in text else ""
+        items.append(_table_item(name, row, row_id, task, reference, text))
     return items
+
+
+def _table_item(
+    name: str, row: dict[str, Any], row_id: str, task: str, reference: str, description: str
+) -> BenchmarkItem:
+    """A benchmark item of a table row: op name, level and category from the row's own columns."""
+    return BenchmarkItem(
+        item_id=stable_id(name, row_id),
+        benchmark=name,
+        task_name=task,
+        op_name=_text(row.get("op_name")) or task,
+        level=_int(row.get("level")),
+        category=_text(row.get("category")) or "other",
+        path=row_id,
+        reference=reference,
+        description=description,
+    )
 
 
 def units_from_table(
