@@ -233,13 +233,6 @@ def test_push_uploads_the_figures_and_the_card_shows_them(workspace: Path, tmp_p
     out = tmp_path / "dataset"
     allow = [arg for lic in allowed for arg in ("--allow-license", lic)]
     pushed = curate("push", "-w", str(workspace), "--to-dir", str(out), *allow, check=False)
-    if pushed.returncode == 2 and "secret gate" in pushed.stderr:
-        # The annotate run's failure summary names a failed unit by its hex id, which the secret gate
-        # takes for a token in reports/run_config.json (not a published row, so not whitelisted).
-        findings = re.findall(r"^\s*(\S+) line \d+: .*\[id (\w+)\]$", pushed.stderr, re.M)
-        assert findings and {path for path, _ in findings} == {"reports/run_config.json"}, pushed.stderr
-        ignore = [arg for _, fid in findings for arg in ("--ignore-finding", fid)]
-        pushed = curate("push", "-w", str(workspace), "--to-dir", str(out), *allow, *ignore, check=False)
     assert pushed.returncode == 0, pushed.stderr
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "## Figures" in card
