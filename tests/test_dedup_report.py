@@ -7,9 +7,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from curate.report.leakage import EXCERPT_LINES, build_json, build_markdown, dump_json
 from dedup.config import DedupConfig
 from dedup.decide import run_audit
-from dedup.report import EXCERPT_LINES, build_json, build_markdown, dump_json
 from tests.test_dedup_helpers import elementwise_kernel, item, unit
 
 

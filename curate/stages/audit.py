@@ -20,6 +20,8 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.executor import Executor, check_engine, executor_for
+from curate.report.leakage import build_json, build_markdown, dump_json
+from curate.report.task_leaks import task_markdown, task_records
 from curate.sources import (
     SHARD_ROWS,
     BenchmarkSide,
@@ -34,8 +36,6 @@ from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from curate.workspace import leakage_reports
 from dedup.config import DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
-from dedup.report import build_json, build_markdown, dump_json
-from dedup.taskreport import task_markdown, task_records
 from schemas.tables import write_text_atomic
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from curate.errors import UserError
 from curate.executor import RayExecutor, check_engine
+from curate.report.leakage import build_json, build_markdown, dump_json
 from curate.sources import SHARD_ROWS
 from curate.stage import Stage
 from curate.tasklevel import dedup_task_leaks
@@ -22,7 +23,6 @@ from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
 from dedup.config import DedupConfig
 from dedup.decide import LOCAL, DedupEngine, run_dedup
-from dedup.report import build_json, build_markdown, dump_json
 from schemas import BenchmarkItem, Decision, KernelUnit, read_records
 from schemas.runs import DedupRun
 from schemas.tables import write_text_atomic
