@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from curate.commands.options import WorkspaceOption
-from curate.stages.stats import brief_line, plural, workspace_stats
+from curate.stages.stats import brief_line, workspace_stats
+from curate.wording import plural
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from curate.errors import UserError
+from curate.wording import plural
 from curate.workspace import Workspace
 from schemas import (
     DEFAULT_MAX_UNIT_LINES,
@@ -41,11 +42,6 @@ def _counts(frame: pl.DataFrame, column: str) -> dict[str, int]:
     else:
         counted = counted.sort(["len", column], descending=[True, False])
     return {str(k): int(n) for k, n in counted.iter_rows()}
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    """`1 unit`, `2 units` (`many` for an irregular plural)."""
-    return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
 _QUANTILES = {"p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9, "p99": 0.99}
