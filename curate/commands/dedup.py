@@ -9,7 +9,7 @@ import typer
 
 from curate.commands.config_options import config_command
 from curate.commands.options import EngineOption, JsonOption, WorkspaceOption
-from curate.report.leakage import summary_line
+from curate.report.leakage_md import summary_line
 from curate.sources import SHARD_ROWS
 from curate.stages.dedup import run_dedup_stage
 from curate.workspace import DEFAULT_WORKSPACE, Workspace

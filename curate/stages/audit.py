@@ -20,7 +20,8 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.executor import Executor, check_engine, executor_for
-from curate.report.leakage import build_json, build_markdown, dump_json
+from curate.report.leakage import build_json, dump_json
+from curate.report.leakage_md import build_markdown
 from curate.report.task_leaks import task_markdown, task_records
 from curate.sources import (
     MISSING,

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from curate.errors import UserError
 from curate.executor import RayExecutor, check_engine
-from curate.report.leakage import build_json, build_markdown, dump_json
+from curate.report.leakage import build_json, dump_json
+from curate.report.leakage_md import build_markdown
 from curate.sources import SHARD_ROWS
 from curate.stage import Stage
 from curate.tasklevel import dedup_task_leaks
