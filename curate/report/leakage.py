@@ -10,7 +10,7 @@ import dataclasses
 import json
 from typing import Any
 
-from curate.report.evidence import Evidence, LineRarity
+from curate.report.evidence import NO_REFERENCE, Evidence, LineRarity
 from dedup.config import DedupConfig
 from dedup.decide import Leak, LeakFindings
 from schemas import BenchmarkItem, KernelUnit
@@ -78,8 +78,12 @@ def build_json(
     """The leakage report. Evidence per pair is bounded (ranges and a few quoted lines) unless
     `cfg.full_evidence`, so the report grows with the number of pairs, not with their sizes; lines
     are weighed against every benchmark answer and a sample of the units (`LineRarity.of`)."""
-    rarity = LineRarity.of((a for item in items for a in item.answers), [u.code for u in units])
-    evidence = Evidence(full=cfg.full_evidence, rarity=rarity)
+    rarity = (  # only when there is evidence to weigh: a clean corpus pays nothing for it
+        LineRarity.of((a for item in items for a in item.answers), [u.code for u in units])
+        if findings.leaks
+        else None
+    )
+    evidence = Evidence(full=cfg.full_evidence, rarity=rarity or NO_REFERENCE)
     return {
         "parameters": dataclasses.asdict(cfg),
         "counts": counts,

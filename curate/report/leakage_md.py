@@ -39,23 +39,24 @@ def _opening(report: dict[str, Any], groups: int) -> list[str]:
     differs = sum(not m["code_also_matches"] for m in names)
     task_dropped = counts.get("task_leaks_dropped", 0)
     marked = counts.get("leaks", 0)
-    copies = (
+    why = (
         f" ({marked - task_dropped:,} for copied code, {task_dropped:,} for a solved task)"
         if task_dropped
         else ""
     )
-    shown = min(groups, TOP_MATCHES)
+    pairs = plural(len(report["leaks"]), "leaking pair")
+    matches = plural(groups, "distinct match", "distinct matches")
+    top = f"; the strongest {min(groups, TOP_MATCHES):,} under *Top matches*" if groups else ""
+    listed = f" (the first {NAME_MATCHES_LISTED} listed)" if differs > NAME_MATCHES_LISTED else ""
     return [
         f"Jaccard >= {params['threshold']} or containment >= {params['containment']} "
         f"({params['ngram']}-token shingles, identifiers abstracted: {params['abstract_identifiers']}).",
         "",
-        f"- {plural(marked, 'corpus unit')} marked leak{copies}.",
-        f"- {plural(len(report['leaks']), 'leaking pair')} (unit, benchmark item), {plural(groups, 'distinct match', 'distinct matches')} "
-        f"(unit, answer file); the strongest {shown:,} under *Top matches*.",
-        f"- {plural(len(names), 'op-name match', 'op-name matches')} (unit, benchmark item): {len(names) - differs:,} also share code, "
-        f"{differs:,} where the code differs"
-        + (f" (the first {NAME_MATCHES_LISTED} listed)" if differs > NAME_MATCHES_LISTED else "")
-        + " under *Name matches, code differs*.",
+        f"- {plural(marked, 'corpus unit')} marked leak{why}.",
+        f"- {pairs} (unit, benchmark item), {matches} (unit, answer file){top}.",
+        f"- {plural(len(names), 'op-name match', 'op-name matches')} (unit, benchmark item): "
+        f"{len(names) - differs:,} also share code, {differs:,} where the code differs{listed}"
+        + (" under *Name matches, code differs*." if differs else "."),
     ]
 
 
