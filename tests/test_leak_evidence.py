@@ -100,3 +100,32 @@ def test_no_benchmark_no_leak_figures() -> None:
     assert line == "4 units: 3 kept, 1 duplicate (1 exact, 0 near); no benchmark ingested: no leakage check"
     report = {"parameters": {}, "counts": counts, "per_benchmark_level": [], "leaks": [], "name_matches": []}
     assert "no leakage check ran" in build_markdown(report) and "Top matches" not in build_markdown(report)
+
+
+def test_the_opening_names_the_benchmarks_and_the_task_policy() -> None:
+    rows = [
+        {"benchmark": "bench-a", "level": 1, "items": 3},
+        {"benchmark": "bench-a", "level": 2, "items": 2},
+        {"benchmark": "bench-b", "level": 1, "items": 1},
+    ]
+    params = {"threshold": 0.7, "containment": 0.8, "ngram": 5, "abstract_identifiers": False}
+    counts = {"leaks": 3, "task_matches": 2, "task_leaks_dropped": 2}
+    report = {
+        "parameters": params,
+        "counts": counts,
+        "per_benchmark_level": rows,
+        "leaks": [],
+        "name_matches": [],
+    }
+    for row in rows:
+        row.update(items_with_code=row["items"], leaked_items=0, leaking_units=0, name_only_items=0)
+    drop = build_markdown({**report, "task_leak_policy": "drop"})
+    assert "- Compared with bench-a (5 items), bench-b (1 item)." in drop
+    assert (
+        "- Task-level policy `--task-leaks drop`: 2 units solving a task with other code, 2 marked leak."
+        in drop
+    )
+    assert "- 3 corpus units marked leak (1 for copied code, 2 for a solved task)." in drop
+    flag = build_markdown({**report, "counts": {"leaks": 1, "task_matches": 2}, "task_leak_policy": "flag"})
+    assert "`--task-leaks flag`: 2 units solving a task with other code, listed under" in flag
+    assert "Task-level policy" not in build_markdown(report)  # audit: no policy

@@ -52,11 +52,36 @@ def _opening(report: dict[str, Any], groups: int) -> list[str]:
         f"Jaccard >= {params['threshold']} or containment >= {params['containment']} "
         f"({params['ngram']}-token shingles, identifiers abstracted: {params['abstract_identifiers']}).",
         "",
+        f"- Compared with {_benchmarks(report['per_benchmark_level'])}.",
+        *_task_policy(report),
         f"- {plural(marked, 'corpus unit')} marked leak{why}.",
         f"- {pairs} (unit, benchmark item), {matches} (unit, answer file){top}.",
         f"- {plural(len(names), 'op-name match', 'op-name matches')} (unit, benchmark item): "
         f"{len(names) - differs:,} also share code, {differs:,} where the code differs{listed}"
         + (" under *Name matches, code differs*." if differs else "."),
+    ]
+
+
+def _benchmarks(rows: list[dict[str, Any]]) -> str:
+    items: dict[str, int] = {}
+    for row in rows:
+        items[row["benchmark"]] = items.get(row["benchmark"], 0) + row["items"]
+    return ", ".join(f"{name} ({plural(n, 'item')})" for name, n in sorted(items.items()))
+
+
+def _task_policy(report: dict[str, Any]) -> list[str]:
+    """The task-level policy `curate dedup` ran with (`--task-leaks`); audit has none."""
+    policy = report.get("task_leak_policy")
+    if not policy:
+        return []
+    n = report["counts"].get("task_matches", 0)
+    done = (
+        f"{report['counts'].get('task_leaks_dropped', 0):,} marked leak"
+        if policy == "drop"
+        else "listed under *Task-level matches*, none removed for it"
+    )
+    return [
+        f"- Task-level policy `--task-leaks {policy}`: {plural(n, 'unit')} solving a task with other code, {done}."
     ]
 
 
