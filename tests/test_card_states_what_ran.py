@@ -82,3 +82,21 @@ def test_the_report_says_no_leakage_check_ran(tmp_path: Path) -> None:
     assert dedup_step.note == "no benchmark compared: duplicates only, no leakage check"
     assert any("no leakage check ran" in n for n in data.notes)
     assert '<section id="leaks">' not in render(data, {})
+
+
+def test_the_report_leak_section_names_the_benchmarks_and_counts_what_it_lists() -> None:
+    from curate.leakcheck import LeakCheck
+    from curate.report.gather import ReportData
+
+    match = {"unit_path": "a.cpp", "op_name": "add", "benchmark": "b", "task_name": "Add", "level": 1}
+    data = ReportData(
+        "ws",
+        "now",
+        leak_check=LeakCheck(True, ["bench-a"], 3, task_policy="flag", task_matches=1),
+        name_matches=[match],
+        name_match_total=3,
+    )
+    page = render(data, {})
+    assert "Compared with bench-a (3 items)." in page
+    assert "Task-level matches (--task-leaks flag): 1 unit solves a benchmark task with other code" in page
+    assert "Op-name matches (3; the first 1 listed)" in page

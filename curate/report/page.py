@@ -205,7 +205,9 @@ def _leaks(data: ReportData) -> str:
     )
     names = ""
     if data.name_match_total:
-        names = f"<h3>Task-level name matches ({data.name_match_total:,})</h3>" + _table(
+        listed = len(data.name_matches)
+        more = f"; the first {listed:,} listed" if listed < data.name_match_total else ""
+        names = f"<h3>Op-name matches ({data.name_match_total:,}{more})</h3>" + _table(
             ["unit path", "op", "benchmark", "task", "level", "code also matches"],
             [
                 (
