@@ -16,6 +16,7 @@ import typer
 
 from curate import __version__
 from curate.commands import COMMAND_MODULES
+from curate.commands.options import plain_flag_help
 from curate.errors import UserError
 from schemas import TableError
 
@@ -26,6 +27,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+plain_flag_help()  # `--json`, not `--json <bool>`
 
 
 def _print_version(value: bool) -> None:

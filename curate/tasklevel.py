@@ -15,8 +15,8 @@ from typing import Annotated, Any
 import typer
 
 from curate.judge import TaskJudge
+from curate.report.task_leaks import task_markdown, task_records
 from dedup.decide import task_counts
-from dedup.taskreport import task_markdown, task_records
 from dedup.tasks import TaskIndex, match_units, task_index
 from parsers.torchref import read_reference, signature_from_text
 from schemas import BenchmarkItem, Decision, KernelUnit

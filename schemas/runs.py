@@ -42,6 +42,7 @@ class DedupRun(StageRun):
     stage: ClassVar[str] = "dedup"
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    benchmarks: list[str] = field(default_factory=list)  # compared against; [] = no leakage check
 
 
 @dataclass(slots=True)

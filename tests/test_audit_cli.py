@@ -137,3 +137,30 @@ def test_bad_input_exits_2_with_one_line(sides, tmp_path, monkeypatch, capsys, c
     status, _out, err = audit(monkeypatch, capsys, train, test, *extra, "--report-dir", sides["reports"])
     assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (sides["reports"] / "leakage.json").exists()
+
+
+def test_report_goes_into_the_training_workspace_not_the_current_directory(
+    sides, tmp_path, monkeypatch, capsys
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    write_records(ws / "units.parquet", KernelUnit, [unit("u1", elementwise_kernel(), op="add_custom")])
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    status, out, err = audit(monkeypatch, capsys, ws, sides["bench"], "--test-code-column", "answer")
+    assert status == 1, err
+    assert (ws / "reports" / "audit" / "leakage.md").is_file()
+    assert f"report: {ws / 'reports' / 'audit' / 'leakage.md'}" in out
+    assert list(here.iterdir()) == []  # nothing written where the command ran
+
+
+def test_a_training_side_that_is_no_workspace_needs_report_dir(sides, tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    status, out, err = audit(
+        monkeypatch, capsys, sides["train"], sides["bench"], "--test-code-column", "answer"
+    )
+    assert status == 2 and out == ""
+    assert err.startswith("error: --report-dir DIR") and len(err.strip().splitlines()) == 1
+    assert sorted(tmp_path.iterdir()) == before

@@ -132,7 +132,15 @@ def test_bad_mode_is_a_usage_error(alpaca, tmp_path: Path) -> None:
 def test_a_missing_column_names_audits_own_option(alpaca, tmp_path: Path) -> None:
     """The column options of audit are per side; its error names the one to pass."""
     path, _ = alpaca
-    done = run_curate("audit", str(path), str(EXAMPLES / "benchmark"), "--train-code-column", "outptu")
+    done = run_curate(
+        "audit",
+        str(path),
+        str(EXAMPLES / "benchmark"),
+        "--train-code-column",
+        "outptu",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
     assert done.returncode == 2
     assert "TRAIN:" in done.stderr and "no column 'outptu'" in done.stderr
     assert "pass --train-code-column" in done.stderr and "Traceback" not in done.stderr

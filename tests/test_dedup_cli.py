@@ -46,7 +46,7 @@ def test_dedup_writes_decisions_reports_and_meta(workspace: Path, monkeypatch, c
     status, out, err = run_cli(monkeypatch, capsys, "dedup", "--workspace", workspace)
     assert status == 0, err
     assert out.count("\n") == 1 and out.startswith(
-        "dedup: 4 units: 2 kept, 1 duplicates (0 exact, 1 near), 1 leaks"
+        "dedup: 4 units: 2 kept, 1 duplicate (0 exact, 1 near), 1 leak"
     )
     decisions = {d.unit_id: d for d in read_records(workspace / "decisions.parquet", Decision)}
     assert decisions["leaky"].decision == "leak" and decisions["leaky"].method == "exact"

@@ -7,9 +7,11 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from curate.report.evidence import EXCERPT_LINES
+from curate.report.leakage import build_json, dump_json
+from curate.report.leakage_md import build_markdown
 from dedup.config import DedupConfig
 from dedup.decide import run_audit
-from dedup.report import EXCERPT_LINES, build_json, build_markdown, dump_json
 from tests.test_dedup_helpers import elementwise_kernel, item, unit
 
 

@@ -332,8 +332,10 @@ def make_workspace(root: Path, specs: list[Spec] | None = None, with_attempts: b
                 "num_perm": 128,
                 "ngram": 5,
                 "containment_threshold": 0.8,
-                "benchmarks": ["npukernelbench"],
-            }
+                "task_leaks": "flag",
+            },
+            counts={"units": len(units), "benchmark_items": 3, "leaks": len(leaks)},
+            benchmarks=["npukernelbench"],
         )
     )
     ws.record_run(AnnotateRun(config={"model": TEACHER, "prompt_version": PROMPT_VERSION, "concurrency": 16}))

@@ -245,3 +245,10 @@ def test_push_uploads_the_figures_and_the_card_shows_them(workspace: Path, tmp_p
     curate("report", "-w", str(workspace))
     text = (workspace / "reports" / "report.html").read_text(encoding="utf-8")
     assert "allowed at the last push: " + ", ".join(allowed) in text
+
+
+def test_the_command_prints_the_path_it_wrote_in_one_line(workspace: Path, report: dict[str, Any]) -> None:
+    done = curate("report", "-w", str(workspace))
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.strip().splitlines()
+    assert line.startswith(f"report: {workspace / 'reports' / 'report.html'} (")

@@ -67,7 +67,9 @@ def test_a_source_starting_with_a_dash_is_never_a_git_option(tmp_path: Path) -> 
 def test_a_bad_jsonl_line_is_named_by_file_and_line(tmp_path: Path) -> None:
     train = tmp_path / "train.jsonl"
     train.write_text('{"code": "int a;"}\n{"code": "int b;"}\n{"code": \n', encoding="utf-8")
-    line = _one_line_error(run_curate("audit", str(train), str(EXAMPLES / "benchmark")))
+    line = _one_line_error(
+        run_curate("audit", str(train), str(EXAMPLES / "benchmark"), "--report-dir", str(tmp_path / "r"))
+    )
     assert f"{train}:3" in line
 
 
@@ -82,6 +84,8 @@ def test_a_mistyped_path_fails_at_once(tmp_path: Path) -> None:
             "audit",
             "someorg/sometrain",
             str(EXAMPLES / "benchmark"),
+            "--report-dir",
+            str(tmp_path / "r"),
             env={"HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_OFFLINE": ""},
         )
     )

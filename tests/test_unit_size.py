@@ -59,6 +59,5 @@ def test_stats_shows_the_size_distribution_and_the_count_over_the_bound(tmp_path
     assert size["tokens"]["max"] == -(-size["chars"]["max"] // 4)
     human = run_curate("stats", "-w", str(ws.root))
     assert (
-        "unit size" in human.stdout
-        and f"1 units over max_unit_lines={DEFAULT_MAX_UNIT_LINES}" in human.stdout
+        "unit size" in human.stdout and f"1 unit over max_unit_lines={DEFAULT_MAX_UNIT_LINES}" in human.stdout
     )

@@ -14,7 +14,7 @@ import typer
 from curate.commands.config_options import config_command
 from curate.commands.options import CodeFromOption, EngineOption, JsonOption, check_code_from
 from curate.sources import SHARD_ROWS
-from curate.stages.audit import Side, run_audit_stage
+from curate.stages.audit import Side, audit_report_dir, run_audit_stage
 from curate.tasklevel import JudgeModelOption, JudgeUrlOption, judge_settings
 from dedup.config import DedupConfig
 
@@ -48,9 +48,14 @@ def audit(
     shard_rows: Annotated[
         int, typer.Option(help="Training rows (or files) per shard: bounds the memory.")
     ] = SHARD_ROWS,
-    report_dir: Annotated[Path, typer.Option("--report-dir", help="Where leakage.json/.md go.")] = Path(
-        "audit-report"
-    ),
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--report-dir",
+            help="Where leakage.json/.md go (default: TRAIN/reports/audit/ when TRAIN is a workspace; "
+            "needed otherwise).",
+        ),
+    ] = None,
     test_text_column: Annotated[
         str | None,
         typer.Option(help="TEST is a table of task descriptions (or PyTorch references) in this column."),
@@ -61,9 +66,14 @@ def audit(
 ) -> None:
     """Find test items whose code appears in the training side, and training documents that solve a
     test task (task-level matches); exit 1 when either is found."""
+    train_side = Side(train, train_code_column, train_id_column, check_code_from(code_from))
+    test_side = Side(
+        test, test_code_column, test_id_column, check_code_from(test_code_from), test_text_column
+    )
+    report_dir = audit_report_dir(train, report_dir)  # before anything is read
     summary = run_audit_stage(
-        Side(train, train_code_column, train_id_column, check_code_from(code_from)),
-        Side(test, test_code_column, test_id_column, check_code_from(test_code_from), test_text_column),
+        train_side,
+        test_side,
         cfg,
         report_dir,
         engine=engine,

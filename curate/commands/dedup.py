@@ -9,11 +9,11 @@ import typer
 
 from curate.commands.config_options import config_command
 from curate.commands.options import EngineOption, JsonOption, WorkspaceOption
+from curate.report.leakage_md import summary_line
 from curate.sources import SHARD_ROWS
 from curate.stages.dedup import run_dedup_stage
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from dedup.config import DedupConfig
-from dedup.report import summary_line
 
 
 @config_command(DedupConfig, "dedup")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -11,6 +11,7 @@ from rich.table import Table
 
 from curate.commands.options import WorkspaceOption
 from curate.stages.stats import brief_line, workspace_stats
+from curate.wording import plural
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -32,28 +33,40 @@ def stats(
         print(brief_line(data))
         return
     console = Console()
-    headline = f"{data.get('units', 0)} units ({data.get('loc', 0)} lines)"
+    headline = f"{plural(data.get('units', 0), 'unit')} ({plural(data.get('loc', 0), 'line')})"
     if "benchmark_items" in data:
-        headline += f", {data['benchmark_items']} benchmark items"
-    console.print(f"[bold]{data['workspace']}[/]: {headline}")
+        headline += f", {plural(data['benchmark_items'], 'benchmark item')}"
+    console.print(f"[bold]{data['workspace']}[/]: {headline}", highlight=False)
     if "size" in data:
+        console.print(size_table(data["size"]))
         size = data["size"]
-        table = Table(title="unit size (tokens = ceil(chars / 4))", title_justify="left")
-        columns = [k for k in size["lines"] if k != "min"]
-        table.add_column("")
-        for name in ["min", *columns]:
-            table.add_column(name, justify="right")
-        for measure in ("lines", "chars", "tokens"):
-            table.add_row(measure, *(str(size[measure][name]) for name in ["min", *columns]))
-        console.print(table)
         console.print(
-            f"{size['over_max_unit_lines']} units over max_unit_lines={size['max_unit_lines']}: "
-            "deduplicated and audited, not annotated or published"
+            f"{plural(size['over_max_unit_lines'], 'unit')} over max_unit_lines={size['max_unit_lines']}: "
+            "deduplicated and audited, not annotated or published",
+            highlight=False,
         )
     for key, values in data.items():
-        if not key.startswith(("by_", "benchmark_by_")):
-            continue
-        table = Table(title=key.replace("_", " "), title_justify="left", show_header=False)
-        for label, count in values.items():
-            table.add_row(label, str(count))
-        console.print(table)
+        if key.startswith(("by_", "benchmark_by_")):
+            console.print(count_table(key.replace("_", " "), values))
+
+
+def size_table(size: dict[str, Any]) -> Table:
+    """One row per quantile, one column per measure: three number columns fit any terminal, where
+    ten columns of seven-digit numbers were cut ("22593…")."""
+    table = Table(title="unit size (tokens = ceil(chars / 4))", title_justify="left")
+    measures = ("lines", "chars", "tokens")
+    table.add_column("")
+    for measure in measures:
+        table.add_column(measure, justify="right", no_wrap=True)
+    for name in size["lines"]:
+        table.add_row(name, *(f"{size[m][name]:,}" for m in measures))
+    return table
+
+
+def count_table(title: str, values: dict[str, int]) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False, min_width=len(title))
+    table.add_column(overflow="fold")
+    table.add_column(justify="right", no_wrap=True)
+    for label, count in values.items():
+        table.add_row(label, f"{count:,}")
+    return table

@@ -13,9 +13,11 @@ from typing import Any
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from curate import __version__
+from curate.leakcheck import LeakCheck, last_leak_check
 from curate.publish import licenses
 from curate.publish.formats import ANSWER, SYSTEM_PROMPT, THINK
 from curate.publish.split import SPLITS
+from curate.wording import plural
 from schemas import DatasetRow
 from schemas.runs import AnnotateRun, IngestRun, StageRun, run_from_json
 
@@ -147,17 +149,30 @@ def _intro(inputs: CardInputs) -> list[str]:
         "",
         f"{inputs.pretty_name} pairs AscendC kernels for Huawei Ascend NPUs with a chain of thought that "
         f"leads from a task description to the kernel. {origin}. They were parsed with libclang; "
-        "near-duplicates and everything matching a benchmark's test answers were removed; a teacher model "
-        "wrote the reasoning and the toolchain checked it.",
+        f"{_removed_clause(last_leak_check(_runs(inputs.meta)))}; a teacher model wrote the reasoning and "
+        "the toolchain checked it.",
         "",
         (
-            f"{sum(raw.values())} verified examples ({', '.join(f'{s}: {n}' for s, n in raw.items())})"
+            f"{plural(sum(raw.values()), 'verified example')} ({', '.join(f'{s}: {n}' for s, n in raw.items())})"
             if raw
             else "No verified example yet: this version holds only the configs listed below"
         )
         + f"; built with curate {__version__}.",
         "",
     ]
+
+
+def _removed_clause(check: LeakCheck | None) -> str:
+    """What dedup removed, as the intro says it: only the checks that ran."""
+    if check is None:
+        return "no deduplication ran"
+    if not check.ran:
+        return "near-duplicates were removed; no benchmark was checked for leaks (no decontamination)"
+    solved = " and units that solve one of its tasks with other code" if check.task_policy == "drop" else ""
+    return (
+        f"near-duplicates, and units copying a test answer of {', '.join(check.benchmarks) or 'the benchmark'}"
+        f"{solved}, were removed"
+    )
 
 
 def _configs_section(inputs: CardInputs) -> list[str]:
@@ -239,19 +254,35 @@ def _provenance_section(inputs: CardInputs) -> list[str]:
         f"curate {meta.get('tool_version', __version__)} (schema {meta.get('schema_version', '?')}); ",
     ]
     out[-1] += f"ingest parameters: {_ingest_runs(meta)}."
-    out += ["", "### Deduplication and decontamination", ""]
+    check = last_leak_check(_runs(meta))
+    out += ["", "### Deduplication and decontamination" if check and check.ran else "### Deduplication", ""]
     out += [f"Parameters: {_params(_last_run(meta, 'dedup'))}.", ""]
-    out += [
-        f"Of {summary.get('units', 0)} units: {decisions.get('keep', 0)} kept, {decisions.get('duplicate', 0)} "
-        f"removed as near-duplicates, {decisions.get('leak', 0)} removed as benchmark leaks"
-        + (
-            f", {decisions['undecided']} left out for want of a dedup decision"
-            if decisions.get("undecided")
-            else ""
-        )
-        + ".",
+    removed = [f"{decisions.get('duplicate', 0)} removed as near-duplicates"]
+    if check and check.ran:
+        removed.append(f"{decisions.get('leak', 0)} removed as benchmark leaks")
+    if decisions.get("undecided"):
+        removed.append(f"{decisions['undecided']} left out for want of a dedup decision")
+    out += [f"Of {summary.get('units', 0)} units: {decisions.get('keep', 0)} kept, {', '.join(removed)}.", ""]
+    out += _decontamination_lines(check, leaks)
+    return out
+
+
+def _decontamination_lines(check: LeakCheck | None, leaks: Mapping[str, int]) -> list[str]:
+    """Which benchmarks the units were compared with and what that removed; when none was, say
+    that no decontamination ran (and promise nothing)."""
+    if check is None or not check.ran:
+        return [
+            "No benchmark was ingested when dedup ran: no leakage check ran, and this dataset makes no claim "
+            "that it is free of any benchmark's test answers.",
+            "",
+        ]
+    out = [
+        f"Checked against {check.named()}: units whose code copies a test answer (Jaccard or containment over "
+        "the thresholds above) were removed.",
         "",
     ]
+    if task := check.task_sentence():
+        out += [task, ""]
     if leaks:
         out += [*_table(["benchmark", "units removed as leaks"], sorted(leaks.items())), ""]
     out += ["Every leak, with both sides and the overlapping lines, is in `reports/leakage.json`.", ""]
@@ -378,13 +409,23 @@ LIMITATIONS = [
     "Verification checks API names, types against curate's own AscendC API surface and the grounding of the "
     "reasoning in the kernel's parsed facts; unless the vendor compiler ran, nothing was compiled, and nothing "
     "was executed on an NPU. An accepted reasoning can still be wrong about performance or numerics.",
-    "Decontamination covers only the benchmarks named above; operator-name matches whose code differs are "
-    "reported, and removed only when that was asked for.",
     "The split is by operator name; differently named operators can still be close relatives.",
     "Licences are detected from file headers and LICENSE files; rows whose licence was not recognised say "
     "`unknown`.",
     "Secrets and e-mail addresses were scanned for and none was found, but the scan is heuristic.",
 ]
+
+
+def _limitations(meta: Mapping[str, Any]) -> list[str]:
+    check = last_leak_check(_runs(meta))
+    decontamination = (
+        "Decontamination covers only the benchmarks named above; operator-name matches whose code differs are "
+        "reported, and removed only when that was asked for."
+        if check and check.ran
+        else "No benchmark was checked: rows may contain a benchmark's test answers. Run `curate audit` against "
+        "the benchmarks you evaluate on before training."
+    )
+    return [*LIMITATIONS[:2], decontamination, *LIMITATIONS[2:]]
 
 
 def _knowledge_section(inputs: CardInputs) -> list[str]:
@@ -440,7 +481,7 @@ def render_card(inputs: CardInputs) -> str:
     )
     body += _licence_section(inputs) + _category_section(inputs) + _knowledge_section(inputs)
     body += _figures_section(inputs)
-    body += ["## Known limitations", "", *(f"- {item}" for item in LIMITATIONS), ""]
+    body += ["## Known limitations", "", *(f"- {item}" for item in _limitations(inputs.meta)), ""]
     body += ["## Files beside the data", "", *(f"- `{path}`" for path in inputs.report_files), ""]
     content = f"---\n{card_data(inputs).to_yaml()}\n---\n\n" + "\n".join(body)
     return str(DatasetCard(content))

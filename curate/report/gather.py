@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 import pyarrow.parquet as pq
 
+from curate.leakcheck import LeakCheck, last_leak_check
 from curate.report.leaks import LeakView, leak_views, read_leakage
 from curate.workspace import Workspace
 from schemas import DEFAULT_MAX_UNIT_LINES
@@ -93,6 +94,7 @@ class ReportData:
     leak_views: list[LeakView] = field(default_factory=list)
     name_matches: list[dict[str, Any]] = field(default_factory=list)
     name_match_total: int = 0
+    leak_check: LeakCheck | None = None  # what the last dedup compared (None: dedup has not run)
     verification: Verification | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -181,6 +183,7 @@ def gather(ws: Workspace, max_leak_rows: int = 500, max_leak_views: int = 40) ->
     data = ReportData(str(ws.root), datetime.now(UTC).isoformat(timespec="seconds"))
     runs = _runs(ws)
     data.max_unit_lines = _max_unit_lines(runs)
+    data.leak_check = last_leak_check(runs)
     if ws.benchmark.exists():
         bench = pl.read_parquet(ws.benchmark, columns=["benchmark"])
         data.benchmark_items = bench.height
@@ -202,15 +205,18 @@ def gather(ws: Workspace, max_leak_rows: int = 500, max_leak_views: int = 40) ->
             .iter_rows()
         ]
     data.funnel = _funnel(ws, units, decisions, runs, data)
-    if data.benchmark_items and (leakage := read_leakage(ws)) is not None:
+    check = data.leak_check
+    if check is not None and check.ran and (leakage := read_leakage(ws)) is not None:
         data.leak_total = len(leakage.get("leaks", []))
         data.leak_rows, data.leak_views = leak_views(ws, leakage, max_leak_rows, max_leak_views)
         names = leakage.get("name_matches", [])
         data.name_match_total = len(names)
         data.name_matches = names[:max_leak_rows]
-    elif not data.benchmark_items:
+    elif check is not None and not check.ran:
         data.notes.append(
-            "no benchmark ingested: no leakage check ran (ingest one with `curate ingest BENCH --benchmark`, "
+            "benchmark ingested after the last dedup: no leakage check ran yet (`curate dedup`)"
+            if data.benchmark_items
+            else "no benchmark ingested: no leakage check ran (ingest one with `curate ingest BENCH --benchmark`, "
             "then `curate dedup`)"
         )
     if ws.annotations.exists():
@@ -246,7 +252,12 @@ def _funnel(
         removed.append(Removed("no dedup decision (ingested after the last dedup)", undecided))
     kept_ids = set(decisions.filter(pl.col("decision") == "keep")["unit_id"].to_list())
     kept = units.filter(pl.col("unit_id").is_in(list(kept_ids)))
-    note = "" if data.benchmark_items else "no benchmark ingested: duplicates only, no leakage check"
+    check = data.leak_check
+    note = (
+        f"compared with {check.named()}"
+        if check is not None and check.ran
+        else "no benchmark compared: duplicates only, no leakage check"
+    )
     steps.append(FunnelStep("kept by dedup", kept.height, removed, note))
     limit = data.max_unit_lines
     fits = kept.filter(pl.col("lines") <= limit) if limit else kept

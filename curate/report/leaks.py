@@ -10,18 +10,16 @@ it hides, and at most `MAX_VIEW_LINES` lines a side.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from curate.report.evidence import LineRarity
 from curate.workspace import Workspace
 
 CONTEXT = 2  # lines shown around each shared range
 MAX_VIEW_LINES = 120  # lines shown per side of one view
-COMMON_SHARE = 0.25  # a line found in this share of the benchmark's answers says nothing about copying
-MIN_ANSWERS = 4  # fewer answers than this: no line is called common
 TABLE_KEYS = (
     "unit_source",
     "unit_path",
@@ -75,14 +73,10 @@ def _key(line: str) -> str:
 
 
 def common_lines(answers: list[str]) -> frozenset[str]:
-    """Lines (whitespace folded) that at least COMMON_SHARE of the answers contain: `#include
-    "kernel_operator.h"`, `using namespace AscendC;`, lone braces. Marked lighter in the views."""
-    if len(answers) < MIN_ANSWERS:
-        return frozenset()
-    seen: Counter[str] = Counter()
-    for answer in answers:
-        seen.update({_key(line) for line in answer.split("\n")})
-    return frozenset(k for k, n in seen.items() if n >= COMMON_SHARE * len(answers))
+    """Lines (whitespace folded) that at least a quarter of the answers contain: `#include
+    "kernel_operator.h"`, `using namespace AscendC;`. Marked lighter in the views; the same
+    measure as the evidence of leakage.json (`evidence.LineRarity`)."""
+    return LineRarity(answers).common_keys()
 
 
 def window(

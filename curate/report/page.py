@@ -176,10 +176,11 @@ _LEAK_HEADER = ("source", "unit path", "kernel", "benchmark", "task", "level", "
 
 
 def _leaks(data: ReportData) -> str:
-    if not data.benchmark_items:
+    check = data.leak_check
+    if check is None or not check.ran:
         return ""
     shown = len(data.leak_rows)
-    head = f"<p>{data.leak_total:,} unit-item pairs share code with a benchmark answer ({', '.join(data.benchmarks)}; {data.benchmark_items:,} items)."
+    head = f"<p>Compared with {_e(check.named())}. {data.leak_total:,} unit-item pairs share code with a benchmark answer."
     if shown < data.leak_total:
         head += f" The strongest {shown:,} are listed."
     if data.leak_views:
@@ -189,6 +190,8 @@ def _leaks(data: ReportData) -> str:
             ' <span class="key"><mark class="common">lighter</mark></span>.'
         )
     head += "</p>"
+    if task := check.task_sentence():
+        head += f"<p>{_e(task.replace('`', ''))}</p>"
     rows = []
     for row in data.leak_rows:
         cells = "".join(_num(row[k]) for k in row if k != "view")
@@ -202,7 +205,9 @@ def _leaks(data: ReportData) -> str:
     )
     names = ""
     if data.name_match_total:
-        names = f"<h3>Task-level name matches ({data.name_match_total:,})</h3>" + _table(
+        listed = len(data.name_matches)
+        more = f"; the first {listed:,} listed" if listed < data.name_match_total else ""
+        names = f"<h3>Op-name matches ({data.name_match_total:,}{more})</h3>" + _table(
             ["unit path", "op", "benchmark", "task", "level", "code also matches"],
             [
                 (

@@ -1,6 +1,6 @@
 """The audit stage: a standalone leakage audit between any two sources, for CI gates. Reads both
-sides through `curate.sources`, writes leakage.json/.md into a report directory, touches no
-workspace.
+sides through `curate.sources`, writes leakage.json/.md into a report directory (`--report-dir`, or
+the training workspace's reports/audit/), and changes no table.
 
 The test side (a benchmark: small) is read whole and indexed once. The training side streams in
 shards of bounded size (`curate.sources.plan_corpus` / `read_shard`); each shard is shingled and
@@ -20,22 +20,26 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.executor import Executor, check_engine, executor_for
+from curate.report.leakage import build_json, dump_json
+from curate.report.leakage_md import build_markdown
+from curate.report.task_leaks import task_markdown, task_records
 from curate.sources import (
+    MISSING,
     SHARD_ROWS,
+    WORKSPACE,
     BenchmarkSide,
     Shard,
     iter_corpus,
     load_benchmark,
     plan_corpus,
     read_shard,
+    source_kind,
     split_block_path,
 )
 from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from curate.workspace import leakage_reports
 from dedup.config import DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
-from dedup.report import build_json, build_markdown, dump_json
-from dedup.taskreport import task_markdown, task_records
 from schemas.tables import write_text_atomic
 
 
@@ -140,6 +144,23 @@ def _left_out_note(side: BenchmarkSide) -> list[str]:
         "`test_left_out`). Such files are not benchmark answers; `--test-code-from text` compares "
         "every file of the folder whole."
     ]
+
+
+def audit_report_dir(train_source: str, given: Path | None) -> Path:
+    """Where the report goes: `--report-dir`, else the training workspace's reports/audit/ (beside
+    its dedup report, not over it). Never a folder of the current directory nobody asked for: a
+    TRAIN that is not a workspace needs `--report-dir`, checked before anything is read."""
+    if given is not None:
+        return given
+    kind = source_kind(train_source)
+    if kind == WORKSPACE:
+        return Path(train_source) / "reports" / "audit"
+    if kind == MISSING:  # a mistyped path: say that, not what a real one would need
+        raise UserError(f"TRAIN: {train_source}: no such file or directory")
+    raise UserError(
+        f"--report-dir DIR: where to write leakage.json/.md (TRAIN {train_source} is not a workspace, "
+        "whose reports/audit/ would be the default)"
+    )
 
 
 def run_audit_stage(

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from curate.errors import UserError
 from curate.executor import RayExecutor, check_engine
+from curate.report.leakage import build_json, dump_json
+from curate.report.leakage_md import build_markdown
 from curate.sources import SHARD_ROWS
 from curate.stage import Stage
 from curate.tasklevel import dedup_task_leaks
@@ -22,7 +24,6 @@ from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
 from dedup.config import DedupConfig
 from dedup.decide import LOCAL, DedupEngine, run_dedup
-from dedup.report import build_json, build_markdown, dump_json
 from schemas import BenchmarkItem, Decision, KernelUnit, read_records
 from schemas.runs import DedupRun
 from schemas.tables import write_text_atomic
@@ -33,6 +34,7 @@ class DedupSummary:
     counts: dict[str, int]
     notes: list[str]
     seconds: float
+    benchmarks: list[str]  # the benchmarks the units were compared with ([]: no leakage check)
 
 
 def _read_benchmark(ws: Workspace) -> list[BenchmarkItem] | None:
@@ -64,12 +66,15 @@ def _dedup(
     result = run_dedup(units, items, config, runner)
     report = build_json(result.findings, units, items or [], config, result.counts)
     tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report)
-    result.counts.update({k: v for k, v in report["counts"].items() if k.startswith("task_")})
+    # `--task-leaks drop` marks more units leak: the counts say what decisions.parquet holds.
+    result.counts["leaks"] = sum(d.decision == "leak" for d in result.decisions)
+    result.counts["kept"] = sum(d.decision == "keep" for d in result.decisions)
     ws.write_table("decisions", Decision, result.decisions)
     json_path, markdown_path = ws.leakage_reports()
     write_text_atomic(json_path, dump_json(report))
     write_text_atomic(markdown_path, build_markdown(report) + tasks_section)
-    return DedupSummary(result.counts, result.notes, round(time.perf_counter() - started, 3))
+    benchmarks = sorted({item.benchmark for item in items or []})
+    return DedupSummary(result.counts, result.notes, round(time.perf_counter() - started, 3), benchmarks)
 
 
 DEDUP: Stage[DedupSummary] = Stage(
@@ -80,7 +85,10 @@ DEDUP: Stage[DedupSummary] = Stage(
     writes=("decisions",),
     check=_check,
     record=lambda config, summary: DedupRun(
-        config=dataclasses.asdict(config), counts=summary.counts, seconds=summary.seconds
+        config=dataclasses.asdict(config),
+        counts=summary.counts,
+        seconds=summary.seconds,
+        benchmarks=summary.benchmarks,
     ),
 )
 

@@ -1,0 +1,137 @@
+"""leakage.json: every leak with both sides (file and kernel) and what they share, the op-name
+matches, and the counts per benchmark and level. The Markdown for people is `leakage_md`.
+
+The evidence per pair is bounded (`evidence.Evidence`: the most distinctive shared line ranges,
+how many there are, and a few of their rarest lines); `full_evidence` quotes every shared line."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from curate.report.evidence import NO_REFERENCE, Evidence, LineRarity
+from dedup.config import DedupConfig
+from dedup.decide import Leak, LeakFindings
+from schemas import BenchmarkItem, KernelUnit
+
+
+def _answer_path(item: BenchmarkItem, answer: int) -> str:
+    return item.answer_paths[answer] if answer < len(item.answer_paths) else item.path
+
+
+def leak_record(
+    leak: Leak, units: list[KernelUnit], items: list[BenchmarkItem], evidence: Evidence | None = None
+) -> dict[str, Any]:
+    unit, item = units[leak.unit], items[leak.item]
+    evidence = evidence or Evidence()
+    shared = evidence.between(item.answers[leak.answer], unit.code)
+    return {
+        "unit_id": unit.unit_id,
+        "unit_source": unit.source,
+        "unit_path": unit.path,
+        "kernel_name": unit.kernel_name,
+        "unit_op_name": unit.op_name,
+        "unit_lines": unit.lines or unit.code.count("\n") + 1,
+        "item_id": item.item_id,
+        "benchmark": item.benchmark,
+        "task_name": item.task_name,
+        "level": item.level,
+        "category": item.category,
+        "answer_path": _answer_path(item, leak.answer),
+        "method": leak.method,
+        "score": round(leak.score, 6),
+        "jaccard": round(leak.jaccard, 6),
+        "containment": round(leak.containment, 6),
+        "shared_shingles": leak.overlap,
+        **shared,
+    }
+
+
+def name_records(
+    findings: LeakFindings, units: list[KernelUnit], items: list[BenchmarkItem]
+) -> list[dict[str, Any]]:
+    leaked = {(lk.unit, lk.item) for lk in findings.leaks}
+    return [
+        {
+            "unit_id": units[u].unit_id,
+            "unit_path": units[u].path,
+            "kernel_name": units[u].kernel_name,
+            "op_name": units[u].op_name or units[u].kernel_name,
+            "item_id": items[i].item_id,
+            "benchmark": items[i].benchmark,
+            "task_name": items[i].task_name,
+            "level": items[i].level,
+            "code_also_matches": (u, i) in leaked,
+        }
+        for u, i in findings.name_matches
+    ]
+
+
+def build_json(
+    findings: LeakFindings,
+    units: list[KernelUnit],
+    items: list[BenchmarkItem],
+    cfg: DedupConfig,
+    counts: dict[str, int],
+) -> dict[str, Any]:
+    """The leakage report. Evidence per pair is bounded (ranges and a few quoted lines) unless
+    `cfg.full_evidence`, so the report grows with the number of pairs, not with their sizes; lines
+    are weighed against every benchmark answer and a sample of the units (`LineRarity.of`)."""
+    rarity = (  # only when there is evidence to weigh: a clean corpus pays nothing for it
+        LineRarity.of((a for item in items for a in item.answers), [u.code for u in units])
+        if findings.leaks
+        else None
+    )
+    evidence = Evidence(full=cfg.full_evidence, rarity=rarity or NO_REFERENCE)
+    return {
+        "parameters": dataclasses.asdict(cfg),
+        "counts": counts,
+        "per_benchmark_level": summary_rows(findings, items),
+        "leaks": [leak_record(lk, units, items, evidence) for lk in findings.leaks],
+        "name_matches": name_records(findings, units, items),
+    }
+
+
+def summary_rows(findings: LeakFindings, items: list[BenchmarkItem]) -> list[dict[str, Any]]:
+    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    for item in items:
+        row = rows.setdefault(
+            (item.benchmark, item.level),
+            {"benchmark": item.benchmark, "level": item.level, "items": 0, "items_with_code": 0},
+        )
+        row["items"] += 1
+        row["items_with_code"] += any(code.strip() for code in item.answers)
+    leaked: dict[tuple[str, int], set[str]] = {}
+    units: dict[tuple[str, int], set[int]] = {}
+    for lk in findings.leaks:
+        key = (items[lk.item].benchmark, items[lk.item].level)
+        leaked.setdefault(key, set()).add(items[lk.item].item_id)
+        units.setdefault(key, set()).add(lk.unit)
+    named: dict[tuple[str, int], set[str]] = {}
+    code_pairs = {(lk.unit, lk.item) for lk in findings.leaks}
+    for u, i in findings.name_matches:
+        if (u, i) not in code_pairs:
+            named.setdefault((items[i].benchmark, items[i].level), set()).add(items[i].item_id)
+    for key, row in rows.items():
+        row["leaked_items"] = len(leaked.get(key, ()))
+        row["leaking_units"] = len(units.get(key, ()))
+        row["name_only_items"] = len(named.get(key, ()))
+    return [rows[k] for k in sorted(rows)]
+
+
+def dump_json(report: dict[str, Any]) -> str:
+    """Indented at the top, one compact line per leak and per name match: readable, greppable
+    and a fraction of the size of indenting every nested list."""
+    parts = []
+    for key, value in report.items():
+        head = json.dumps(key)
+        if key in ("leaks", "name_matches") and value:
+            rows = ",\n".join(
+                "    " + json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in value
+            )
+            parts.append(f"  {head}: [\n{rows}\n  ]")
+        else:
+            body = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            parts.append(f"  {head}: {body}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
