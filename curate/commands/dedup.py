@@ -9,11 +9,10 @@ import typer
 
 from curate.commands.config_options import config_command
 from curate.commands.options import EngineOption, JsonOption, WorkspaceOption
-from curate.sources import SHARD_ROWS
-from curate.stages.dedup import run_dedup_stage
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from dedup.config import DedupConfig
-from dedup.report import summary_line
+
+SHARD_ROWS = 4096  # curate.sources.SHARD_ROWS, which imports pyarrow: `dedup --help` need not (a test checks)
 
 
 @config_command(DedupConfig, "dedup")
@@ -25,6 +24,9 @@ def dedup(
     json_out: JsonOption = False,
 ) -> None:
     """Mark every unit keep / duplicate / leak in decisions.parquet and write reports/leakage.{json,md}."""
+    from curate.stages.dedup import run_dedup_stage  # the stage is imported when the command runs
+    from dedup.report import summary_line
+
     ws = Workspace(workspace)
     summary = run_dedup_stage(ws, cfg, engine=engine, shard_rows=shard_rows)
     if json_out:

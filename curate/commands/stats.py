@@ -6,11 +6,8 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from curate.commands.options import WorkspaceOption
-from curate.stages.stats import brief_line, workspace_stats
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -24,6 +21,11 @@ def stats(
     brief: Annotated[bool, typer.Option("--brief", help="Print one summary line.")] = False,
 ) -> None:
     """Summarise a workspace."""
+    from rich.console import Console  # imported when the command runs: `stats --help` need not
+    from rich.table import Table
+
+    from curate.stages.stats import brief_line, workspace_stats
+
     data = workspace_stats(Workspace(workspace))
     if as_json:
         print(json.dumps(data, indent=2, sort_keys=True))
