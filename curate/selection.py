@@ -164,7 +164,11 @@ def selected_ids(ws: Workspace, subset: Subset) -> set[str] | None:
         conditions.append(pl.col("unit_id").is_in(ids))
     if subset.only_failed:
         conditions.append(pl.col("unit_id").is_in(sorted(failed_units(ws))))
-    chosen = table.filter(*conditions) if conditions else table
+    try:
+        chosen = table.filter(*conditions) if conditions else table
+    except pl.exceptions.PolarsError as exc:  # a value the schema check could not foresee (a cast)
+        reason = _first_line(" ".join(str(exc).split()))
+        raise UserError(f"--where {subset.where!r} failed on units.parquet: {reason}") from None
     if chosen.height == 0:
         raise UserError(f"the selection {subset.describe()} matches none of the {table.height} units")
     return set(chosen["unit_id"].to_list())

@@ -157,6 +157,7 @@ def test_build_publishes_only_the_selection(ws: Path, server: OpenAIServer) -> N
         ("annotate", ["--where", "no_such_column > 3"], "no_such_column"),
         ("annotate", ["--where", "__import__('os').system('touch pwned')"], "is not a usable expression"),
         ("verify", ["--where", "loc + 1"], "is not a usable expression"),
+        ("build", ["--where", "CAST(source AS INT) > 1"], "failed on units.parquet: conversion from"),
         ("annotate", ["--source", "c"], "--source 'c' matches no unit; units.parquet has: a, b"),
         ("build", ["--category", "maths"], "--category 'maths' matches no unit"),
         ("annotate", ["--where", "loc > 100000"], "matches none of the 6 units"),
