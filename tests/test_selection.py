@@ -143,6 +143,7 @@ def test_build_publishes_only_the_selection(ws: Path, server: OpenAIServer) -> N
     annotate(ws, server)
     result = CliRunner().invoke(app, ["build", "-w", str(ws), "--where", "loc <= 300"])
     assert result.exit_code == 0, result.output
+    assert "(only the units of --where 'loc <= 300')" in result.output
     assert sorted(r.id for r in read_records(ws / "dataset.parquet", DatasetRow)) == [
         "unit0000",
         "unit0001",

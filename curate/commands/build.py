@@ -50,4 +50,5 @@ def build(
         f"build: {len(result.rows)} rows ({per_split}), {len(result.pairs)} preference pairs; left out: "
         + ", ".join(f"{n} {what}" for what, n in left_out.items())
         + f" -> {ws.root / 'dataset.parquet'}"
+        + (f" (only the units of {subset.describe()})" if subset is not None and subset.given() else "")
     )

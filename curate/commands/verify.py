@@ -39,4 +39,9 @@ def verify(
         f"with {', '.join(names)}: {summary.accepted} accepted, {summary.rejected} rejected, "
         f"{summary.changed} changed verdict; {summary.skipped} not judged (pending/failed)"
         + (f", {summary.unknown_units} with no unit in units.parquet" if summary.unknown_units else "")
+        + (
+            f"; only the units of {subset.describe()}, the other rows unchanged"
+            if subset and subset.given()
+            else ""
+        )
     )
