@@ -31,8 +31,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import openai
-
 from annotate.limits import RateLimiter
 
 RETRYABLE_STATUS = {408, 409, 429}
@@ -188,6 +186,8 @@ class TeacherClient:
         self.answered = False  # the endpoint has answered at least once (with any HTTP status)
         self._secret = api_key
         self._slots = asyncio.Semaphore(concurrency)
+        import openai  # here, not at module level: importing the SDK costs about a second
+
         # Several SDK clients, used in turn: the HTTP pool scans every pooled connection (and
         # probes the idle ones) on each request, so 8 pools of 8 connections cost far less CPU
         # than one pool of 64 at high concurrency.
@@ -257,6 +257,8 @@ class TeacherClient:
     ) -> TeacherReply:
         # The request body goes in as plain JSON (`extra_body`): the SDK would otherwise walk
         # every message through its type-directed transform, the largest CPU cost per request.
+        import openai  # already loaded by __init__: a dictionary look-up
+
         body: dict[str, Any] = {"messages": messages, **params}
         if response_format is not None:
             body["response_format"] = response_format
@@ -409,6 +411,8 @@ def _count(value: Any) -> int:
 def _plain_http_client() -> Any:
     """An HTTP client for a plain-http endpoint (a local server): there is no TLS to verify, so
     do not load a CA store for every pool (tens of milliseconds each)."""
+    import openai
+
     return openai.DefaultAsyncHttpxClient(verify=False)
 
 

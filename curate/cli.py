@@ -1,11 +1,14 @@
-"""Entry point of the `curate` command. Each command lives in `curate/commands/<name>.py`
-and registers itself on the app; this module only assembles them and turns every user mistake
-(a bad option, a missing argument, an unknown command, an error the stages raise) into one line
-on stderr with exit status 2, never a traceback."""
+"""Entry point of the `curate` command. Each command lives in `curate/commands/<name>.py` and
+registers itself on the app; `curate.commands.COMMANDS` names them, and a command's module is
+imported only when that command is resolved (run, or its help asked for), so that `curate --help`
+and `curate --version` answer without importing any stage or its libraries. This module turns
+every user mistake (a bad option, a missing argument, an unknown command, an error the stages
+raise) into one line on stderr with exit status 2, never a traceback."""
 
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import signal
 import sys
@@ -13,21 +16,58 @@ from types import FrameType
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from curate import __version__
-from curate.commands import COMMAND_MODULES
-from curate.commands.options import plain_flag_help
+from curate.commands import COMMANDS
 from curate.errors import UserError
-from schemas import TableError
+
+
+class LazyCommands(TyperGroup):
+    """The root group: every command of COMMANDS is listed by its summary, and its module is
+    imported (and the command built by typer) only when the command is resolved."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        for name, entry in COMMANDS.items():  # placeholders: enough for the root help and suggestions
+            self.commands.setdefault(name, TyperCommand(name, help=entry.summary, short_help=entry.summary))
+        self._loaded: set[str] = set()
+
+    def load(self, name: str) -> Any:
+        """The real command `name` (its module imported once, its `register` run on a sub-app)."""
+        if name in COMMANDS and name not in self._loaded:
+            sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+            importlib.import_module(COMMANDS[name].module).register(sub)
+            command = typer.main.get_command(sub)
+            command.short_help = COMMANDS[name].summary
+            self.commands[name] = command
+            self._loaded.add(name)
+        return self.commands.get(name)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """typer coerces an absent flag whose value is None through a pydantic adapter, which
+        imports pydantic (0.1-0.3 s) on every `curate X ...`; an absent --help read as False is
+        left as it is."""
+        option = super().get_help_option(ctx)
+        if option is not None and option.default is None:
+            option.default = False
+        return option
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args and args[0] in COMMANDS:
+            self.load(args[0])
+        return super().resolve_command(ctx, args)
+
 
 app = typer.Typer(
+    cls=LazyCommands,
+    rich_markup_mode=None,
     name="curate",
     help="Build Ascend-CoT: ingest AscendC kernels, dedup and decontaminate, annotate, verify, publish.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-plain_flag_help()  # `--json`, not `--json <bool>`
 
 
 def _print_version(value: bool) -> None:
@@ -46,14 +86,18 @@ def _root(
     """Build Ascend-CoT: ingest AscendC kernels, dedup and decontaminate, annotate, verify, publish."""
 
 
-for module in COMMAND_MODULES:
-    module.register(app)
-
-
 def _is_click_error(exc: BaseException) -> bool:
     """A click usage or parameter error. typer >= 0.2x vendors its own click, whose exceptions are
     not `click.ClickException`; both carry `exit_code` and `format_message`, so test for those."""
     return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
+
+
+def _is_table_error(exc: BaseException) -> bool:
+    """A table that cannot be read as its schema says (`schemas.TableError`). Tested without
+    importing `schemas` here: it imports pyarrow, which `curate --help` must not pay for; a
+    TableError can only have been raised once its module was loaded."""
+    tables = sys.modules.get("schemas.tables")
+    return tables is not None and isinstance(exc, tables.TableError)
 
 
 def _usage_line(exc: Any) -> str:
@@ -125,9 +169,6 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
-    except TableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -139,6 +180,9 @@ def main(argv: list[str] | None = None) -> None:
         print(line, file=sys.stderr)
         sys.exit(2)
     except Exception as exc:
+        if _is_table_error(exc):
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(2)
         if not _is_click_error(exc):
             raise
         if type(exc).__name__ == "Abort":

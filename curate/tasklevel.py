@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from curate.judge import TaskJudge
 from curate.report.task_leaks import task_markdown, task_records
@@ -53,16 +51,6 @@ class JudgeSettings:
     url: str
     model: str
     cache: Path  # SQLite journal of verdicts, one per (model, pair)
-
-
-JudgeUrlOption = Annotated[
-    str | None,
-    typer.Option(
-        help="OpenAI-compatible endpoint asked 'does this kernel implement this reference?' about each "
-        "task-level match (cached per pair; offline without it)."
-    ),
-]
-JudgeModelOption = Annotated[str, typer.Option(help="Model name sent to --judge-url.")]
 
 
 def judge_settings(url: str | None, model: str, cache: Path) -> JudgeSettings | None:

@@ -21,9 +21,11 @@ from typing import Any
 from curate import __version__
 from curate.errors import UserError
 from curate.stage import WRITING
-from schemas import SCHEMA_VERSION, read_records, write_records
+from schemas import SCHEMA_VERSION
 from schemas.runs import StageRun, run_from_json
-from schemas.tables import write_text_atomic
+
+# schemas.tables (pyarrow) is imported where a table is read or written, not with this module:
+# the commands import the workspace for their options, and `curate X --help` must not pay for it.
 
 DEFAULT_WORKSPACE = Path("curate-workspace")
 
@@ -129,6 +131,8 @@ class Workspace:
         declared = WRITING.get()
         if declared is not None and name not in declared:
             raise RuntimeError(f"a stage wrote {name!r}, which its declaration does not name ({declared})")
+        from schemas.tables import write_records
+
         path: Path = getattr(self, name)
         write_records(path, cls, rows)
         return path
@@ -136,6 +140,8 @@ class Workspace:
     def replace_rows(self, name: str, cls: type[Any], key: str, value: str, rows: list[Any]) -> Path:
         """Replace the rows whose `key` is `value` (one source's rows) and keep the others, sorted
         by (key, path, kernel name): re-ingesting a source is idempotent."""
+        from schemas.tables import read_records
+
         path: Path = getattr(self, name)
         kept = [r for r in read_records(path, cls) if getattr(r, key) != value] if path.exists() else []
         merged = kept + rows
@@ -143,6 +149,8 @@ class Workspace:
         return self.write_table(name, cls, merged)
 
     def write_ingest_report(self, source: str, report: dict[str, Any]) -> Path:
+        from schemas.tables import write_text_atomic
+
         path = self.ingest_report(source)
         write_text_atomic(path, json.dumps(report, indent=2) + "\n")
         return path
@@ -216,6 +224,8 @@ class Workspace:
         data["tool_version"] = __version__
         run.at = datetime.now(UTC).isoformat(timespec="seconds")
         data.setdefault("runs", []).append(run.to_json())
+        from schemas.tables import write_text_atomic
+
         write_text_atomic(self.meta_path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
     def runs(self) -> list[StageRun]:

@@ -5,16 +5,9 @@ the polars schema and the `datasets.Features` are derived from the dataclass ann
 column cannot drift between the parser that writes it and the stage that reads it.
 """
 
-from schemas.arrow import (
-    arrow_schema,
-    datasets_features,
-    from_rows,
-    polars_schema,
-    recordable,
-    row_error,
-    to_rows,
-    to_table,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from schemas.records import (
     DEFAULT_MAX_UNIT_LINES,
     SCHEMA_VERSION,
@@ -42,7 +35,50 @@ from schemas.records import (
     stable_id,
     unit_lines,
 )
-from schemas.tables import TableError, read_records, read_table, write_records, write_table_atomic
+
+# The Arrow side (pyarrow) is imported when one of its names is first used, not with the package:
+# `curate --help` and every configuration module import `schemas` and must not pay for pyarrow.
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "arrow_schema",
+            "datasets_features",
+            "from_rows",
+            "polars_schema",
+            "recordable",
+            "row_error",
+            "to_rows",
+            "to_table",
+        ),
+        "schemas.arrow",
+    ),
+    **dict.fromkeys(
+        ("TableError", "read_records", "read_table", "write_records", "write_table_atomic"), "schemas.tables"
+    ),
+}
+
+if TYPE_CHECKING:
+    from schemas.arrow import (
+        arrow_schema,
+        datasets_features,
+        from_rows,
+        polars_schema,
+        recordable,
+        row_error,
+        to_rows,
+        to_table,
+    )
+    from schemas.tables import TableError, read_records, read_table, write_records, write_table_atomic
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'schemas' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_MAX_UNIT_LINES",

@@ -11,14 +11,30 @@
   the knowledge Q&A task, `annotate.tasks.knowledge_qa`).
 """
 
-from annotate.reasoning.verifiers import (
-    CannVerifier,
-    GroundingVerifier,
-    SurfaceVerifier,
-    default_verifiers,
-    verifier_names,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from annotate.reasoning.verify_config import VerifyConfig
+
+if TYPE_CHECKING:
+    from annotate.reasoning.verifiers import (
+        CannVerifier,
+        GroundingVerifier,
+        SurfaceVerifier,
+        default_verifiers,
+        verifier_names,
+    )
+
+_VERIFIERS = ("CannVerifier", "GroundingVerifier", "SurfaceVerifier", "default_verifiers", "verifier_names")
+
+
+def __getattr__(name: str) -> Any:
+    """The verifiers (libclang, the kernel checker) are imported when first used: the commands
+    import VerifyConfig for their options, and `curate verify --help` need not load a checker."""
+    if name in _VERIFIERS:
+        return getattr(importlib.import_module("annotate.reasoning.verifiers"), name)
+    raise AttributeError(f"module 'annotate.reasoning' has no attribute {name!r}")
+
 
 __all__ = [
     "CannVerifier",

@@ -10,23 +10,23 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from annotate.config import AnnotateConfig
-from annotate.export import ExportCounts
-from annotate.failures import report_lines
-from annotate.loop import RunSummary
-from annotate.reasoning import VerifyConfig
 from curate.commands.config_options import config_command
 from curate.commands.options import ConfigOption, WorkspaceOption
 from curate.errors import UserError
+from curate.selection import ANNOTATE_SUBSET_OPTIONS, Subset
 from curate.settings import load_config
-from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
+
+# The stage, the teacher client (openai), the verifiers and the progress bar are imported when
+# the command runs: `curate annotate --help` imports only the options' configs.
+if TYPE_CHECKING:
+    from annotate.export import ExportCounts
+    from annotate.loop import RunSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -39,6 +39,9 @@ def progress_bar(enabled: bool) -> Iterator[Any]:
     if not enabled:
         yield None
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (
         TextColumn("[bold]annotate[/]"),
         BarColumn(),
@@ -122,7 +125,9 @@ ANNOTATE_OPTIONS = (
 )
 
 
-@config_command(AnnotateConfig, "annotate", only=ANNOTATE_OPTIONS)
+@config_command(
+    AnnotateConfig, "annotate", only=ANNOTATE_OPTIONS, groups={"subset": (Subset, ANNOTATE_SUBSET_OPTIONS)}
+)
 def annotate(
     loaded: AnnotateConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
@@ -142,14 +147,24 @@ def annotate(
         typer.Option(help="--task knowledge: questions asked per documentation chunk (default 3)."),
     ] = None,
     given: dict[str, Any] | None = None,
+    subset: Subset | None = None,
 ) -> None:
     """Ask a teacher LLM for the reasoning behind each kernel, verify it, journal it, export it.
     Exit status: 0 when every selected unit was judged, 3 when some failed (the failures are
     summarised by reason on stderr), 2 when the run was stopped or could not start."""
+    from rich.console import Console
+
+    from annotate.failures import report_lines
+    from annotate.reasoning import VerifyConfig
+    from curate.stages.annotate import UNITS_FAILED_EXIT, run_annotate, run_export_only
+
     cfg = loaded.resolved()
     ws = Workspace(workspace)
     if task not in ("kernel", "knowledge"):
         raise UserError(f"--task must be kernel or knowledge, not {task!r}")
+    if subset is not None and subset.given() and (task == "knowledge" or export_only):
+        what = "--task knowledge" if task == "knowledge" else "--export-only"
+        raise UserError(f"{subset.describe()} selects kernel units; it does not apply to {what}")
     if task == "knowledge":
         knowledge_task(
             ws, cfg, {"questions_per_chunk": questions_per_chunk, "limit": (given or {}).get("limit")}, config
@@ -171,6 +186,7 @@ def annotate(
         cfg,
         load_config(VerifyConfig, "verify", config_file=config),  # the same [verify] as `curate verify`
         progress_bar(not quiet and Console(stderr=True).is_terminal),
+        subset,
     )
     summary, counts = outcome.summary, outcome.counts
     if as_json:

@@ -12,11 +12,18 @@ from typing import Annotated
 import typer
 
 from curate.commands.config_options import config_command
+from curate.commands.dedup import SHARD_ROWS
 from curate.commands.options import CodeFromOption, EngineOption, JsonOption, check_code_from
-from curate.sources import SHARD_ROWS
-from curate.stages.audit import Side, audit_report_dir, run_audit_stage
-from curate.tasklevel import JudgeModelOption, JudgeUrlOption, judge_settings
 from dedup.config import DedupConfig
+
+JudgeUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        help="OpenAI-compatible endpoint asked 'does this kernel implement this reference?' about each "
+        "task-level match (cached per pair; offline without it)."
+    ),
+]
+JudgeModelOption = Annotated[str, typer.Option(help="Model name sent to --judge-url.")]
 
 # The matching options audit shares with dedup (the rest of [dedup] is dedup's alone).
 AUDIT_OPTIONS = ("threshold", "containment", "ngram", "abstract_identifiers", "full_evidence")
@@ -66,6 +73,9 @@ def audit(
 ) -> None:
     """Find test items whose code appears in the training side, and training documents that solve a
     test task (task-level matches); exit 1 when either is found."""
+    from curate.stages.audit import Side, audit_report_dir, run_audit_stage  # imported when the command runs
+    from curate.tasklevel import judge_settings
+
     train_side = Side(train, train_code_column, train_id_column, check_code_from(code_from))
     test_side = Side(
         test, test_code_column, test_id_column, check_code_from(test_code_from), test_text_column

@@ -10,6 +10,7 @@ import typer
 from curate.commands.config_options import config_command
 from curate.commands.options import WorkspaceOption
 from curate.publish.publish_config import BuildConfig
+from curate.selection import SUBSET_OPTIONS, Subset
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -17,17 +18,18 @@ def register(app: typer.Typer) -> None:
     app.command("build")(build)
 
 
-@config_command(BuildConfig, "build")
+@config_command(BuildConfig, "build", groups={"subset": (Subset, SUBSET_OPTIONS)})
 def build(
     cfg: BuildConfig,
     workspace: WorkspaceOption = DEFAULT_WORKSPACE,
     as_json: Annotated[bool, typer.Option("--json", help="Print the build summary as JSON.")] = False,
+    subset: Subset | None = None,
 ) -> None:
     """Join units, dedup decisions, annotations and attempts into DIR/dataset.parquet."""
     from curate.stages.build import run_build  # imported here: other commands do not pay for it
 
     ws = Workspace(workspace)
-    result = run_build(ws, cfg)
+    result = run_build(ws, cfg, subset)
     summary = result.summary
     if as_json:
         typer.echo(json.dumps(summary, indent=2, sort_keys=True))
@@ -48,4 +50,5 @@ def build(
         f"build: {len(result.rows)} rows ({per_split}), {len(result.pairs)} preference pairs; left out: "
         + ", ".join(f"{n} {what}" for what, n in left_out.items())
         + f" -> {ws.root / 'dataset.parquet'}"
+        + (f" (only the units of {subset.describe()})" if subset is not None and subset.given() else "")
     )

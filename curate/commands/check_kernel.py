@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from annotate.checker import CheckResult
 from annotate.reasoning import VerifyConfig
 from curate.commands.config_options import config_command
 from curate.commands.options import VERIFY_OPTIONS
-from curate.stages.check_kernel import check_kernels, kernel_files
+
+if TYPE_CHECKING:
+    from annotate.checker import CheckResult
 
 
 def _print_human(result: CheckResult, show_warnings: bool) -> None:
@@ -43,6 +44,8 @@ def check_kernel(
     warnings: Annotated[bool, typer.Option("--warnings", help="Also print warnings (human output).")] = False,
 ) -> None:
     """Type-check kernels against the AscendC API surface; exit 1 when any file fails."""
+    from curate.stages.check_kernel import check_kernels, kernel_files  # libclang: only when it runs
+
     files = kernel_files(paths)
     failed = 0
     for result in check_kernels(files, cfg, include or []):

@@ -13,6 +13,11 @@ The decorated function receives the loaded config as its first argument; the CLI
 its other parameters, then the config's options, then `--config` (unless it declares `config`
 itself, which it then receives too). A parameter named `given` is not an option: it receives the
 config options the user gave on the command line.
+
+Option groups that are not configuration (they come from the command line only, never from
+curate.toml), such as the subset flags of `curate.selection.Subset`, are declared the same way, as
+`option` fields of a dataclass, and added with `groups={"subset": (Subset, FIELDS)}`: the command
+then receives `subset=Subset(<the flags given>)`.
 """
 
 from __future__ import annotations
@@ -122,16 +127,22 @@ def config_command(
     only: Iterable[str] | None = None,
     helps: Mapping[str, str] | None = None,
     flags: Mapping[str, str] | None = None,
+    groups: Mapping[str, tuple[type[Any], Iterable[str] | None]] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorate a command whose first parameter is the loaded `cls` (see the module docstring).
-    `helps` and `flags` stand in for field metadata a config does not declare (yet)."""
+    `helps` and `flags` stand in for field metadata a config does not declare (yet); `groups`
+    maps a parameter name to a dataclass of command-line-only options (and the fields taken)."""
     generated = option_parameters(cls, only, helps, flags)
     names = [p.name for p in generated]
+    grouped = {name: option_parameters(group, fields) for name, (group, fields) in (groups or {}).items()}
+    group_names = [p.name for params in grouped.values() for p in params]
+    if clash := set(names) & set(group_names):
+        raise TypeError(f"{', '.join(sorted(clash))} both a config option and a group option")
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         own = list(inspect.signature(func, eval_str=True).parameters.values())[1:]
         takes_given = any(p.name == "given" for p in own)
-        own = [p for p in own if p.name != "given"]
+        own = [p for p in own if p.name != "given" and p.name not in grouped]  # filled in, not options
         takes_config = any(p.name == "config" for p in own)
         tail = (
             []
@@ -142,15 +153,20 @@ def config_command(
                 )
             ]
         )
-        clash = {p.name for p in own} & set(names)
+        clash = {p.name for p in own} & (set(names) | set(group_names))
         if clash:
             raise TypeError(
                 f"{func.__name__}: {', '.join(sorted(clash))} both a parameter and a config option"
             )
-        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + generated + tail
+        extra = [p for params in grouped.values() for p in params]
+        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + generated + extra + tail
 
         def command(**kwargs: Any) -> Any:
             cli = {name: _split(kwargs.pop(name)) for name in names}
+            for group_name, group_params in grouped.items():
+                values = {p.name: _split(kwargs.pop(p.name)) for p in group_params}
+                group_cls = (groups or {})[group_name][0]
+                kwargs[group_name] = group_cls(**{k: v for k, v in values.items() if v is not None})
             config_file: Path | None = kwargs["config"] if takes_config else kwargs.pop("config")
             cfg = load_config(cls, section, cli=cli, config_file=config_file)
             if takes_given:  # the options the user gave, for a second config loaded beside this one

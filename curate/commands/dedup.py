@@ -9,11 +9,10 @@ import typer
 
 from curate.commands.config_options import config_command
 from curate.commands.options import EngineOption, JsonOption, WorkspaceOption
-from curate.report.leakage_md import summary_line
-from curate.sources import SHARD_ROWS
-from curate.stages.dedup import run_dedup_stage
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from dedup.config import DedupConfig
+
+SHARD_ROWS = 4096  # curate.sources.SHARD_ROWS, which imports pyarrow: `dedup --help` need not (a test checks)
 
 
 @config_command(DedupConfig, "dedup")
@@ -25,6 +24,9 @@ def dedup(
     json_out: JsonOption = False,
 ) -> None:
     """Mark every unit keep / duplicate / leak in decisions.parquet and write reports/leakage.{json,md}."""
+    from curate.report.leakage_md import summary_line
+    from curate.stages.dedup import run_dedup_stage  # the stage is imported when the command runs
+
     ws = Workspace(workspace)
     summary = run_dedup_stage(ws, cfg, engine=engine, shard_rows=shard_rows)
     if json_out:

@@ -11,7 +11,6 @@ import typer
 
 from annotate.reasoning import VerifyConfig
 from curate.commands.config_options import config_command
-from curate.stages.doctor import doctor_report
 
 
 @config_command(VerifyConfig, "verify", only=("soc", "cann_home"))
@@ -20,6 +19,8 @@ def doctor(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per verifier.")] = False,
 ) -> None:
     """List the verifiers, whether each is available here and why (always exits 0)."""
+    from curate.stages.doctor import doctor_report  # imported when the command runs
+
     for status in doctor_report(cfg):
         if as_json:
             print(json.dumps(asdict(status), ensure_ascii=False))

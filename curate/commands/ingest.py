@@ -5,12 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from curate.commands.config_options import config_command
 from curate.commands.options import CodeFromOption, WorkspaceOption, check_code_from
-from curate.stages.ingest import IngestRequest, run_ingest
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 from parsers.config import IngestConfig
 
@@ -41,6 +38,11 @@ def ingest(
     code_from: CodeFromOption = None,
 ) -> None:
     """Parse AscendC kernels with libclang into kernel units (or benchmark items)."""
+    from rich.console import Console  # imported when the command runs: `ingest --help` need not
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from curate.stages.ingest import IngestRequest, run_ingest
+
     request = IngestRequest(source, name, benchmark, code_column, id_column, check_code_from(code_from))
     console = Console(stderr=True)
     with Progress(

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from curate.commands.options import WorkspaceOption
-from curate.stages.ingest_docs import run_ingest_docs
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
 
 
@@ -23,4 +22,6 @@ def ingest_docs(
     ] = None,
 ) -> None:
     """Read API reference pages, guides and best practices into section chunks (the knowledge component)."""
+    from curate.stages.ingest_docs import run_ingest_docs  # imported when the command runs
+
     print(run_ingest_docs(Workspace(workspace), source, name).line())

@@ -52,21 +52,3 @@ def check_code_from(value: str | None) -> str | None:
 
 # The [verify] options `verify` and `check-kernel` take (the rest of [verify] is curate.toml's).
 VERIFY_OPTIONS = ("soc", "cann_home", "cann")
-
-
-def plain_flag_help() -> None:
-    """Flags show no value type in `--help`. typer's rich help prints a type beside every option,
-    flags included (`--version <bool>`, `--json <bool>`), though a flag takes no value. Called once
-    where the app is built; a typer without the hook is left as it is."""
-    option = getattr(typer.core, "TyperOption", None)
-    shown = getattr(option, "display_type_rich", None)
-    if option is None or shown is None or getattr(shown, "plain_flags", False):
-        return
-
-    def display_type_rich(self: typer.core.TyperOption, ctx: typer.core._click.Context) -> str | None:
-        if getattr(self, "is_flag", False) or getattr(self, "count", False):
-            return None
-        return shown(self, ctx)
-
-    display_type_rich.plain_flags = True  # type: ignore[attr-defined]
-    option.display_type_rich = display_type_rich

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from curate.commands.options import WorkspaceOption
-from curate.stages.stats import brief_line, workspace_stats
 from curate.wording import plural
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 def register(app: typer.Typer) -> None:
@@ -25,6 +25,10 @@ def stats(
     brief: Annotated[bool, typer.Option("--brief", help="Print one summary line.")] = False,
 ) -> None:
     """Summarise a workspace."""
+    from rich.console import Console  # imported when the command runs: `stats --help` need not
+
+    from curate.stages.stats import brief_line, workspace_stats
+
     data = workspace_stats(Workspace(workspace))
     if as_json:
         print(json.dumps(data, indent=2, sort_keys=True))
@@ -53,6 +57,8 @@ def stats(
 def size_table(size: dict[str, Any]) -> Table:
     """One row per quantile, one column per measure: three number columns fit any terminal, where
     ten columns of seven-digit numbers were cut ("22593…")."""
+    from rich.table import Table
+
     table = Table(title="unit size (tokens = ceil(chars / 4))", title_justify="left")
     measures = ("lines", "chars", "tokens")
     table.add_column("")
@@ -64,6 +70,8 @@ def size_table(size: dict[str, Any]) -> Table:
 
 
 def count_table(title: str, values: dict[str, int]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_header=False, min_width=len(title))
     table.add_column(overflow="fold")
     table.add_column(justify="right", no_wrap=True)

@@ -25,6 +25,7 @@ from annotate.loop import ProgressCallback, RunSummary
 from annotate.reasoning import VerifyConfig, default_verifiers, verifier_names
 from annotate.run import annotate_units
 from curate.errors import UserError
+from curate.selection import Subset, selected_ids
 from curate.workspace import Workspace
 from schemas import Decision, KernelUnit, oversized, read_records
 from schemas.runs import AnnotateRun
@@ -48,10 +49,15 @@ class Selection:
     oversized: int  # left out for being longer than max_unit_lines
 
 
-def select_units(ws: Workspace, limit: int, max_unit_lines: int = 0) -> Selection:
-    """The units to annotate: all of them, or only those dedup kept, without those over
-    `max_unit_lines` (counted); the first `limit` when given."""
+def select_units(
+    ws: Workspace, limit: int, max_unit_lines: int = 0, subset: Subset | None = None
+) -> Selection:
+    """The units to annotate: those of the subset flags (all when none was given), of them only
+    those dedup kept, without those over `max_unit_lines` (counted); the first `limit` when given."""
+    chosen = selected_ids(ws, subset or Subset())
     units = read_records(ws.units, KernelUnit)
+    if chosen is not None:
+        units = [u for u in units if u.unit_id in chosen]
     if ws.decisions.exists():
         keep = {d.unit_id for d in read_records(ws.decisions, Decision) if d.decision == "keep"}
         units = [u for u in units if u.unit_id in keep]
@@ -113,11 +119,13 @@ def run_annotate(
     config: AnnotateConfig,
     verify_config: VerifyConfig,
     progress: contextlib.AbstractContextManager[ProgressCallback | None] | None = None,
+    subset: Subset | None = None,
 ) -> AnnotateOutcome:
     """Annotate the selected units of `ws` with a resolved `config`; `progress` is a context
-    manager yielding the loop's progress callback (a progress bar), or None."""
+    manager yielding the loop's progress callback (a progress bar), or None; `subset` the subset
+    flags (checked, and an empty selection refused, before the teacher is reached)."""
     ws.require_inputs("annotate")
-    selection = select_units(ws, config.limit, config.max_unit_lines)
+    selection = select_units(ws, config.limit, config.max_unit_lines, subset)
     units = selection.units
     if not units:
         too_long = (
@@ -125,9 +133,10 @@ def run_annotate(
             if selection.oversized
             else ""
         )
+        chosen = f" of the selection {subset.describe()}" if subset and subset.given() else ""
         raise UserError(
-            f"no units to annotate in {ws.root}: every unit was dropped by dedup or is too long{too_long}, "
-            "or ingest found none"
+            f"no units to annotate in {ws.root}: every unit{chosen} was dropped by dedup or is too long"
+            f"{too_long}, or ingest found none"
         )
     api_key = read_api_key(config)
     verifiers = default_verifiers(verify_config)

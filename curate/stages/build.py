@@ -9,6 +9,7 @@ import json
 
 from curate.publish.build import BuildInputs, BuildResult, build_rows
 from curate.publish.publish_config import BuildConfig
+from curate.selection import Subset, selected_ids
 from curate.stage import Stage
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, DatasetRow, Decision, KernelUnit, PreferencePair, read_records
@@ -18,11 +19,15 @@ from schemas.tables import write_text_atomic
 READS = ("units", "decisions", "annotations")
 
 
-def read_inputs(ws: Workspace) -> BuildInputs:
+def read_inputs(ws: Workspace, subset: Subset | None = None) -> BuildInputs:
+    """The build's tables; with a subset, only the units it selects (the rows of the others are
+    never built, so they are neither published nor counted)."""
     ws.require_tables(READS)
+    chosen = selected_ids(ws, subset or Subset())
     attempts = read_records(ws.attempts, Attempt) if ws.attempts.exists() else []
+    units = read_records(ws.units, KernelUnit)
     return BuildInputs(
-        read_records(ws.units, KernelUnit),
+        units if chosen is None else [u for u in units if u.unit_id in chosen],
         read_records(ws.decisions, Decision),
         read_records(ws.annotations, Annotation),
         attempts,
@@ -30,13 +35,13 @@ def read_inputs(ws: Workspace) -> BuildInputs:
     )
 
 
-def build_dataset(ws: Workspace, config: BuildConfig) -> BuildResult:
+def build_dataset(ws: Workspace, config: BuildConfig, subset: Subset | None = None) -> BuildResult:
     """What `curate build` would publish from `ws` (writes nothing)."""
-    return build_rows(read_inputs(ws), config)
+    return build_rows(read_inputs(ws, subset), config)
 
 
-def _build(ws: Workspace, config: BuildConfig) -> BuildResult:
-    result = build_dataset(ws, config)
+def _build(ws: Workspace, config: BuildConfig, subset: Subset | None = None) -> BuildResult:
+    result = build_dataset(ws, config, subset)
     ws.write_table("dataset", DatasetRow, result.rows)
     ws.write_table("preference", PreferencePair, result.pairs)
     write_text_atomic(ws.build_report, json.dumps(result.summary, indent=2, sort_keys=True) + "\n")
@@ -59,5 +64,5 @@ BUILD: Stage[BuildResult] = Stage(
 )
 
 
-def run_build(ws: Workspace, config: BuildConfig) -> BuildResult:
-    return BUILD.execute(ws, config)
+def run_build(ws: Workspace, config: BuildConfig, subset: Subset | None = None) -> BuildResult:
+    return BUILD.execute(ws, config, subset)

@@ -9,14 +9,19 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
 from annotate.reasoning import VerifyConfig, default_verifiers
 from annotate.reasoning.rerun import ReverifySummary, reverify
+from curate.errors import UserError
+from curate.selection import Subset, selected_ids
 from curate.stage import Stage
 from curate.stages.annotate import export_journal
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, KernelUnit, read_records
 from schemas.runs import VerifyRun
+
+T = TypeVar("T", Annotation, Attempt)
 
 
 @dataclass(slots=True)
@@ -26,8 +31,16 @@ class VerifyOutcome:
     elapsed_s: float
 
 
-def _run(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
+def _merged(rows: list[T], chosen: set[str], rejudged: list[T]) -> list[T]:
+    """`rows` with those of the chosen units replaced, in order, by their re-judged versions
+    (`reverify` returns one row for each row it was given, in the same order)."""
+    replacements = iter(rejudged)
+    return [next(replacements) if row.unit_id in chosen else row for row in rows]
+
+
+def _run(ws: Workspace, config: VerifyConfig, subset: Subset | None = None) -> VerifyOutcome:
     started = time.monotonic()
+    chosen = selected_ids(ws, subset or Subset())  # a bad flag stops the run before any table is read
     if not ws.annotations.exists():
         if not ws.journal.exists():
             ws.require("annotations")
@@ -36,7 +49,19 @@ def _run(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
     annotations = read_records(ws.annotations, Annotation)
     attempts = read_records(ws.attempts, Attempt) if ws.attempts.exists() else []
     verifiers = default_verifiers(config)
-    new_annotations, new_attempts, summary = reverify(units, annotations, attempts, verifiers)
+    if chosen is None:
+        new_annotations, new_attempts, summary = reverify(units, annotations, attempts, verifiers)
+    else:
+        mine = [a for a in annotations if a.unit_id in chosen]
+        if not mine:
+            raise UserError(
+                f"none of the {len(chosen)} units of the selection {(subset or Subset()).describe()} "
+                "has an annotation: run `curate annotate` on them first"
+            )
+        their_attempts = [a for a in attempts if a.unit_id in chosen]
+        judged, judged_attempts, summary = reverify(units, mine, their_attempts, verifiers)
+        new_annotations = _merged(annotations, chosen, judged)
+        new_attempts = _merged(attempts, chosen, judged_attempts)
     ws.write_table("annotations", Annotation, new_annotations)
     if ws.attempts.exists() or new_attempts:
         ws.write_table("attempts", Attempt, new_attempts)
@@ -59,5 +84,6 @@ VERIFY: Stage[VerifyOutcome] = Stage(
 )
 
 
-def run_verify(ws: Workspace, config: VerifyConfig) -> VerifyOutcome:
-    return VERIFY.execute(ws, config)
+def run_verify(ws: Workspace, config: VerifyConfig, subset: Subset | None = None) -> VerifyOutcome:
+    """Re-judge the annotations of `ws` (of the units `subset` selects; the others are kept as they are)."""
+    return VERIFY.execute(ws, config, subset)
