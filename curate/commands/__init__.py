@@ -11,6 +11,7 @@ from curate.commands import (
     ingest_docs,
     push,
     report,
+    run,
     stats,
     verify,
 )
@@ -28,4 +29,5 @@ COMMAND_MODULES = [
     check_kernel,
     doctor,
     report,
+    run,
 ]
