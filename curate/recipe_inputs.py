@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import urllib.parse
@@ -24,18 +25,32 @@ MIRROR_ENV = "CURATE_MIRROR"  # the mirror directory when --mirror is not given
 GIT_TIMEOUT_S = 900
 
 
-def mirror_path(url: str, mirror: Path) -> Path | None:
-    """The mirror's repository for `url` (`DIR/owner+name[/repo]`), or None when it has none."""
-    parsed = urllib.parse.urlparse(url)
-    parts = [p for p in parsed.path.split("/") if p]
+def owner_name(url: str) -> tuple[str, str] | None:
+    """(owner, name) of a repository URL: https://host/owner/name(.git) or git@host:owner/name."""
+    path = urllib.parse.urlparse(url).path if "://" in url else url.split(":", 1)[-1]
+    parts = [p for p in path.split("/") if p]
     if len(parts) < 2:
         return None
-    owner, name = parts[-2], parts[-1].removesuffix(".git")
-    base = mirror / f"{owner}+{name}"
+    return parts[-2], parts[-1].removesuffix(".git")
+
+
+def mirror_path(url: str, mirror: Path) -> Path | None:
+    """The mirror's repository for `url` (`DIR/owner+name[/repo]`), or None when it has none."""
+    found = owner_name(url)
+    if found is None:
+        return None
+    base = mirror / f"{found[0]}+{found[1]}"
     for candidate in (base / "repo", base):
         if (candidate / "HEAD").is_file() or (candidate / ".git").exists():
             return candidate
     return None
+
+
+def checkout_name(url: str, commit: str) -> str:
+    """`owner+name@commit12`: the folder of one repository's checkout at one commit."""
+    owner, name = owner_name(url) or ("repo", "repo")
+    slug = re.sub(r"[^\w.+-]", "_", f"{owner}+{name}")
+    return f"{slug}@{commit[:12]}"
 
 
 def _git(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

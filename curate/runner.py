@@ -25,7 +25,7 @@ from typing import Any
 from curate import __version__
 from curate.errors import UserError
 from curate.recipe import Recipe, SourceSpec
-from curate.recipe_inputs import checkout, file_digest, folder_digest
+from curate.recipe_inputs import checkout, checkout_name, file_digest, folder_digest
 from curate.workspace import Workspace
 from schemas.tables import write_text_atomic
 
@@ -216,7 +216,8 @@ def run_recipe(
 def source_root(spec: SourceSpec, ws: Workspace, mirror: Path | None) -> Path:
     """The folder a source is read from: its checkout at the pinned commit, or its local folder."""
     if spec.git:
-        root = checkout(spec, ws.root / "sources" / f"{spec.kind}-{spec.name}", mirror)
+        # one checkout per repository and commit, shared by the inputs read from it
+        root = checkout(spec, ws.root / "sources" / checkout_name(spec.git, spec.commit), mirror)
     else:
         assert spec.path is not None
         root = spec.path

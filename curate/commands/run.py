@@ -82,8 +82,9 @@ def run(
     print(f"recipe {recipe.name} -> {outcome.workspace}")
     for r in outcome.results:
         print(f"  {r.step:<{width}}  {r.status:<10}  {r.seconds:7.1f} s  {r.line}")
-    ran = len(outcome.ran())
+    reported = any(r.step == "report" for r in outcome.results)
+    report = f"; report: {outcome.workspace / 'reports' / 'report.html'}" if reported else ""
     print(
-        f"run: {ran} steps ran, {len(outcome.skipped())} up to date, {outcome.seconds:.1f} s; "
-        f"report: {outcome.workspace / 'reports' / 'report.html'}"
+        f"run: {len(outcome.ran())} steps ran, {len(outcome.skipped())} up to date, "
+        f"{outcome.seconds:.1f} s{report}"
     )
