@@ -11,12 +11,14 @@ the stage is not even entered when it is up to date.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -151,7 +153,27 @@ class Runner:
             and self._outputs_intact(step)
         )
 
+    @contextlib.contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """One `curate run` per workspace (each stage also takes the workspace lock, but two runs
+        would overwrite each other's records)."""
+        with open(self.ws.root / "recipe-run.lock", "a+") as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UserError(
+                    f"another `curate run` is running on {self.ws.root}; wait for it to finish"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
     def run(self) -> list[StepResult]:
+        with self._exclusive():
+            return self._run_steps()
+
+    def _run_steps(self) -> list[StepResult]:
         results = []
         for number, step in enumerate(self.steps, 1):
             started = time.perf_counter()
