@@ -127,6 +127,7 @@ def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
 # renamed at the end), so an interrupted step has written nothing; annotate journals each answer.
 _KEPT = {
     "annotate": "answers already judged are kept in annotate.sqlite; the same command resumes from them",
+    "run": "finished steps are recorded in WORKSPACE/recipe-run.json; the same command resumes after them",
 }
 _KEPT_DEFAULT = "nothing of this run was written (tables are replaced whole); run the same command again"
 

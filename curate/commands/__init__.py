@@ -64,4 +64,9 @@ COMMANDS: dict[str, CommandEntry] = {
         "curate.commands.report",
         "Write an HTML report (composition, funnel, leaks, verification) that opens offline.",
     ),
+    "run": CommandEntry(
+        "curate.commands.run",
+        "Run a recipe: ingest its sources, benchmarks and documentation, dedup, annotate, verify, "
+        "build, push and report.",
+    ),
 }
