@@ -174,9 +174,10 @@ def test_many_documents_mixing_short_and_long_shingles_equal_datasketch() -> Non
 def test_tokenizer_tricky_cases() -> None:
     """The C++ token rules: `//` inside a string is not a comment, an unclosed comment runs to
     the end, the longest operator wins, numbers keep their suffixes and separators (where the
-    comment mask took `'000 // c '` for a character literal, the `//` stays)."""
+    comment after a number with digit separators is a comment, not part of a character literal)."""
     cases = {
-        "x = 1'000 // c '\ny": ["x", "=", "1'000", "/", "/", "c", "'", "y"],  # the mask saw a literal
+        "x = 1'000 // c '\ny": ["x", "=", "1'000", "y"],
+        "n = 0xFF'FF; /* 'q' */ c = u8'/';": ["n", "=", "0xFF'FF", ";", "c", "=", "u8", "'/'", ";"],
         'a = "s // t"; // gone': ["a", "=", '"s // t"', ";"],
         "/* open": [],
         "p->*q <=> r": ["p", "->*", "q", "<=>", "r"],
