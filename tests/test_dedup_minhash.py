@@ -186,3 +186,14 @@ def test_tokenizer_tricky_cases() -> None:
     }
     for code, tokens in cases.items():
         assert tokenize(code) == tokens, code
+
+
+def test_abstraction_keeps_the_catalogs_names_and_only_those() -> None:
+    """Kept: what the AscendC catalog declares (file-scope types such as MatmulConfig, IterateOrder
+    and pipe_t included), keywords and namespaces; abstracted: the kernel's own names, even the
+    conventional CopyIn/Process of a kernel class."""
+    code = "MatmulConfig cfg = GetNormalConfig(IterateOrder::ORDER_M); pipe_t p; void CopyIn() { AscendC::Add(x, y); }"
+    assert tokenize(code, abstract=True) == [
+        "MatmulConfig", "$", "=", "GetNormalConfig", "(", "IterateOrder", "::", "ORDER_M", ")", ";",
+        "pipe_t", "$", ";", "void", "$", "(", ")", "{", "AscendC", "::", "Add", "(", "$", ",", "$", ")", ";", "}",
+    ]  # fmt: skip
