@@ -34,8 +34,8 @@ sys.path.insert(0, str(REPO))
 
 from annotate.config import AnnotateConfig  # noqa: E402
 from annotate.run import annotate_units  # noqa: E402
+from benchmarks.form_verifier import StructuralVerifier  # noqa: E402
 from schemas import KernelUnit, OpDef, Param, TensorSpec, TilingField  # noqa: E402
-from tests.helpers.structural import StructuralVerifier  # noqa: E402
 
 KERNEL_STAGE = """
     __aicore__ inline void Stage{i}(int32_t progress)

@@ -51,11 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from annotate.checker.blocks import device_markers, in_host_function  # noqa: E402
 from annotate.checker.clangcheck import CheckOptions, KernelChecker  # noqa: E402
-from schemas.ascendc import surface_include_dirs  # noqa: E402
-from schemas.ascendc.catalog import load_catalog  # noqa: E402
-from schemas.ascendc.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
-from schemas.cpp import mask_comments_and_literals  # noqa: E402
-from tests.helpers.mutate import (  # noqa: E402
+from benchmarks.mutations import (  # noqa: E402
     _masked,
     _split_args,
     api_call_sites,
@@ -63,6 +59,10 @@ from tests.helpers.mutate import (  # noqa: E402
     misspell_api,
     mutation_api_names,
 )
+from schemas.ascendc import surface_include_dirs  # noqa: E402
+from schemas.ascendc.catalog import load_catalog  # noqa: E402
+from schemas.ascendc.includes import local_include_dirs, plan_includes, read_text  # noqa: E402
+from schemas.cpp import mask_comments_and_literals  # noqa: E402
 
 # A kernel definition: `__global__` and `__aicore__` (either order) in the declaration, then the
 # parameter list, then the body's `{` (a `;` first means a declaration).

@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT))
 
 from annotate.checker.clangcheck import KernelChecker  # noqa: E402
 from annotate.reasoning import SurfaceVerifier  # noqa: E402
+from benchmarks.mutations import misspell_api, mutation_api_names  # noqa: E402
 from schemas import KernelUnit  # noqa: E402
 from schemas.arrow import from_rows  # noqa: E402
 from schemas.ascendc.catalog import load_catalog  # noqa: E402
 from schemas.cpp import mask_comments_and_literals  # noqa: E402
 from schemas.verdicts import is_accepted  # noqa: E402
-from tests.helpers.mutate import misspell_api, mutation_api_names  # noqa: E402
 
 # A device function: `__aicore__ ... name(...) {` (its body is found by brace matching).
 DEVICE_FUNCTION_RE = re.compile(r"__aicore__[^;{}()]*?\b\w+\s*\([^;{}]*\)\s*(?:const\s*)?\{")

@@ -1,5 +1,5 @@
-"""Where a stage's shard functions run: `local` (this process, one shard after the other) or
-`ray` (Ray Data tasks on a local runtime or the cluster at RAY_ADDRESS). Stages are written once
+"""Where a stage's shard functions run: `local` (a pool of worker processes on this machine,
+one per core) or `ray` (Ray Data tasks on a local runtime or the cluster at RAY_ADDRESS). Stages are written once
 against `Executor` (`map` a function over shards in order, `share` a read-only value with every
 task, `map_groups` a function over the groups of a column shuffle) and give the same results on
 both: results come back in input order, and the Ray executor only moves the same calls to other
@@ -8,8 +8,10 @@ processes. Used by `curate dedup` (`dedup.bands.BandShuffleEngine`) and `curate 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
@@ -39,22 +41,67 @@ class LocalShared:
         return self.value
 
 
+def local_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# The function a pool's workers run. Workers are forked with it set, so it reaches them without
+# being pickled: a stage's shard function is often a closure over shared state (the benchmark
+# index, the corpus's shingle sets), which the fork hands over without a copy.
+_TASK: Callable[[Any], Any] | None = None
+
+
+def _start_worker() -> None:
+    """A worker leaves stop signals to the parent (which ends the pool): a forked worker would
+    otherwise run the CLI's handler, and raise where it idles when the pool ends it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_task(item: Any) -> Any:
+    assert _TASK is not None, "a LocalExecutor worker started without its task"
+    return _TASK(item)
+
+
 class LocalExecutor:
-    """Every call in this process, lazily and in order (memory stays bounded by one shard)."""
+    """Every call on this machine: on a pool of `workers` forked processes (default: one per
+    core), results in input order; in this process when one worker or one item would do, or
+    where fork is not available. Items and results are pickled, the function is not."""
 
     name = "local"
-    workers = 1
     distributed = False
+
+    def __init__(self, workers: int | None = None) -> None:
+        forks = "fork" in multiprocessing.get_all_start_methods()
+        self.workers = max(1, workers or local_cores()) if forks else 1
 
     def share(self, value: Any) -> LocalShared:
         return LocalShared(value)
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
-        return (fn(item) for item in items)
+        listed = list(items)
+        if self.workers == 1 or len(listed) < 2:
+            return (fn(item) for item in listed)  # lazily: memory bounded by one result
+        return self._pooled(fn, listed)
+
+    def _pooled(self, fn: Callable[[T], R], items: list[T]) -> Iterator[R]:
+        global _TASK
+        _TASK = fn
+        try:
+            processes = min(self.workers, len(items))
+            with multiprocessing.get_context("fork").Pool(processes, _start_worker) as pool:
+                yield from pool.imap(_run_task, items, chunksize=1)
+        finally:
+            _TASK = None
 
     def map_groups(self, columns: Columns, key: str, fn: Callable[[Columns], Columns]) -> list[Columns]:
         keys = columns[key]
-        return [fn({name: values[keys == k] for name, values in columns.items()}) for k in np.unique(keys)]
+        groups = [{name: values[keys == k] for name, values in columns.items()} for k in np.unique(keys)]
+        return list(self.map(fn, groups))
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,8 @@ class BandShuffleEngine:
     def shingle(self, codes: list[str], cfg: DedupConfig) -> ShingleSets:
         """Shingle sets and signatures of each shard in one task; the signatures are kept for
         `sign` (the local engine signs every document too, and uses the rows it needs)."""
-        shards = [codes[lo : lo + self.shard_rows] for lo in range(0, len(codes), self.shard_rows)]
+        size = max(1, min(self.shard_rows, -(-len(codes) // self.executor.workers)))  # every worker busy
+        shards = [codes[lo : lo + size] for lo in range(0, len(codes), size)]
 
         def work(shard: list[str]) -> tuple[ShingleSets, np.ndarray]:
             sets = build_shingle_sets(shard, cfg.ngram, cfg.abstract_identifiers)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 
+from schemas.ascendc.catalog import load_catalog
 from schemas.cpp import CPP_KEYWORDS, mask_comments
 
 _TOKEN = re.compile(
@@ -28,37 +28,9 @@ _TOKEN = re.compile(
 
 PLACEHOLDER = "$"
 
-# Kept by identifier abstraction besides the C++ keywords: fixed-width types and the AscendC
-# core types (the API names come from ascendc_names.txt).
-_KEPT_TYPES = frozenset(
-    [
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-        "size_t",
-        "half",
-        "float16_t",
-        "bfloat16_t",
-        "std",
-        "AscendC",
-        "LocalTensor",
-        "GlobalTensor",
-        "TPipe",
-        "TQue",
-        "TQueBind",
-        "TBuf",
-        "TPosition",
-        "QuePosition",
-        "DataCopyParams",
-        "DataCopyExtParams",
-        "DataCopyPadExtParams",
-    ]
-)
+# Kept by identifier abstraction besides the C++ keywords and the names the AscendC catalog
+# knows: the two namespaces kernels qualify names with (the catalog lists what is in them).
+_KEPT_NAMESPACES = frozenset(["std", "AscendC"])
 
 
 # Comments (licence headers included) are blanked with `mask_comments`, which keeps literals and
@@ -74,10 +46,11 @@ def tokenize(code: str, abstract: bool = False) -> list[str]:
 
 @functools.cache
 def kept_identifiers() -> frozenset[str]:
-    """Names that identifier abstraction keeps: C++ keywords and types, AscendC API names."""
-    text = resources.files("dedup").joinpath("ascendc_names.txt").read_text(encoding="utf-8")
-    names = {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
-    return frozenset(names) | CPP_KEYWORDS | _KEPT_TYPES
+    """Names that identifier abstraction keeps: C++ keywords, and every name the AscendC catalog
+    knows (schemas.ascendc.catalog: functions, classes and their members, types with the scalar
+    types, enums and enumerators, constants, macros), so that two kernels calling different APIs
+    stay apart."""
+    return frozenset(load_catalog().known_names()) | CPP_KEYWORDS | _KEPT_NAMESPACES
 
 
 def abstract_identifiers(tokens: list[str]) -> list[str]:

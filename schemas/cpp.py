@@ -117,9 +117,12 @@ CPP_KEYWORDS = frozenset(
 )
 
 # Literals are matched too, so that `//` or `/*` inside a string is not taken for a comment.
-# An unterminated block comment runs to the end of the text.
+# An unterminated block comment runs to the end of the text. A number with C++14 digit
+# separators (`1'000`, `0xFF'FF`) is matched whole, so that its `'` does not open a character
+# literal that would swallow a comment after it; `\b` keeps `u8'a'` (a prefixed literal) out.
 _COMMENT_OR_LITERAL = re.compile(
-    r"""//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.DOTALL
+    r"""//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|\b\d[\w.]*(?:'[0-9A-Fa-f][\w.]*)+|'(?:\\.|[^'\\\n])*'""",
+    re.DOTALL,
 )
 
 
@@ -145,6 +148,8 @@ def mask_comments_and_literals(text: str) -> str:
         s = m.group(0)
         if s.startswith(("//", "/*")):
             return _blank(s)
+        if s[0] not in "\"'":
+            return s  # a number with digit separators
         return s[0] + _blank(s[1:-1]) + s[-1]
 
     return _COMMENT_OR_LITERAL.sub(mask, text)

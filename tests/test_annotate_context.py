@@ -15,9 +15,9 @@ from annotate.export import export_tables
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
 from annotate.tasks.kernel_reasoning import prompt
+from benchmarks.form_verifier import StructuralVerifier
 from curate.cli import app
 from schemas import Annotation, KernelUnit, read_records, write_records
-from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import OpenAIServer
 from tests.test_annotate_task import KERNEL_BODY, make_unit
 

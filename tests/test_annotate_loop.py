@@ -15,9 +15,9 @@ from annotate.journal import Journal
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
 from annotate.tasks.kernel_reasoning import SECTION_KEYS
+from benchmarks.form_verifier import StructuralVerifier
 from schemas import Annotation, Attempt, Diagnostic, KernelUnit, read_records
 from schemas.verdicts import Verifier
-from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import ChatRequest, OpenAIServer, Reply
 from tests.test_annotate_task import make_unit
 

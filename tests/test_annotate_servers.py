@@ -16,8 +16,8 @@ from annotate.export import export_tables
 from annotate.loop import RunSummary
 from annotate.negotiate import PROBE_MESSAGES
 from annotate.run import annotate_units
+from benchmarks.form_verifier import StructuralVerifier
 from schemas import Annotation, read_records
-from tests.helpers.structural import StructuralVerifier
 from tests.servers.openai_server import OpenAIServer, Reply
 from tests.servers.profiles import PROFILE_MODEL, PROFILES, THINKING, flat_error
 from tests.test_annotate_task import make_unit

@@ -17,9 +17,9 @@ from annotate.tasks.kernel_reasoning import (
     response_format_param,
     shorten_code,
 )
+from benchmarks.form_verifier import StructuralVerifier
 from schemas import KernelUnit, OpDef, Param, TensorSpec, TilingField
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
-from tests.helpers.structural import StructuralVerifier
 
 LICENCE = "/**\n * Copyright (c) 2025 Huawei Technologies Co., Ltd.\n * CANN Open Software License Agreement v2.0\n */\n"
 KERNEL_BODY = """#include "kernel_operator.h"

@@ -18,7 +18,7 @@ from annotate.limits import RateLimiter
 from annotate.loop import RunSummary
 from annotate.run import annotate_units
 from annotate.teacher import parse_retry_after
-from tests.helpers.structural import StructuralVerifier
+from benchmarks.form_verifier import StructuralVerifier
 from tests.servers.openai_server import ChatRequest, OpenAIServer, Reply
 from tests.test_annotate_task import make_unit
 

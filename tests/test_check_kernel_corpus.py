@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from annotate.checker.clangcheck import CheckResult, KernelChecker
-from tests.conftest import EXAMPLES
-from tests.helpers.mutate import (
+from benchmarks.mutations import (
     Mutation,
     drop_argument,
     misspell_api,
@@ -22,6 +21,7 @@ from tests.helpers.mutate import (
     undeclared_variable,
     wrong_template_argument,
 )
+from tests.conftest import EXAMPLES
 
 CORPUS = EXAMPLES / "corpus"
 SUFFIXES = {".cpp", ".cc", ".asc", ".h", ".hpp"}

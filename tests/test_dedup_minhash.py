@@ -174,9 +174,10 @@ def test_many_documents_mixing_short_and_long_shingles_equal_datasketch() -> Non
 def test_tokenizer_tricky_cases() -> None:
     """The C++ token rules: `//` inside a string is not a comment, an unclosed comment runs to
     the end, the longest operator wins, numbers keep their suffixes and separators (where the
-    comment mask took `'000 // c '` for a character literal, the `//` stays)."""
+    comment after a number with digit separators is a comment, not part of a character literal)."""
     cases = {
-        "x = 1'000 // c '\ny": ["x", "=", "1'000", "/", "/", "c", "'", "y"],  # the mask saw a literal
+        "x = 1'000 // c '\ny": ["x", "=", "1'000", "y"],
+        "n = 0xFF'FF; /* 'q' */ c = u8'/';": ["n", "=", "0xFF'FF", ";", "c", "=", "u8", "'/'", ";"],
         'a = "s // t"; // gone': ["a", "=", '"s // t"', ";"],
         "/* open": [],
         "p->*q <=> r": ["p", "->*", "q", "<=>", "r"],
@@ -185,3 +186,14 @@ def test_tokenizer_tricky_cases() -> None:
     }
     for code, tokens in cases.items():
         assert tokenize(code) == tokens, code
+
+
+def test_abstraction_keeps_the_catalogs_names_and_only_those() -> None:
+    """Kept: what the AscendC catalog declares (file-scope types such as MatmulConfig, IterateOrder
+    and pipe_t included), keywords and namespaces; abstracted: the kernel's own names, even the
+    conventional CopyIn/Process of a kernel class."""
+    code = "MatmulConfig cfg = GetNormalConfig(IterateOrder::ORDER_M); pipe_t p; void CopyIn() { AscendC::Add(x, y); }"
+    assert tokenize(code, abstract=True) == [
+        "MatmulConfig", "$", "=", "GetNormalConfig", "(", "IterateOrder", "::", "ORDER_M", ")", ";",
+        "pipe_t", "$", ";", "void", "$", "(", ")", "{", "AscendC", "::", "Add", "(", "$", ",", "$", ")", ";", "}",
+    ]  # fmt: skip

@@ -1,10 +1,10 @@
 """The dedup stage: every unit marked keep / duplicate / leak in decisions.parquet, with the
 leakage report in reports/ and the run recorded.
 
-`dedup.decide.run_dedup` makes every decision; its heavy steps run on an engine: `local` runs
-them in this process (`dedup.decide.LOCAL`), `ray` runs the band-shuffle engine
-(`dedup.bands.BandShuffleEngine`) on the Ray executor (`curate.executor`), with the local
-engine's clusters and decisions.
+`dedup.decide.run_dedup` makes every decision; its heavy steps run on the band-shuffle engine
+(`dedup.bands.BandShuffleEngine`) over an executor (`curate.executor`): `local` spreads them over
+this machine's cores, `ray` over Ray Data tasks; both give `dedup.decide.LOCAL`'s clusters and
+decisions.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from curate.errors import UserError
-from curate.executor import RayExecutor, check_engine
+from curate.executor import check_engine, executor_for
 from curate.report.leakage import build_json, dump_json
 from curate.report.leakage_md import build_markdown
 from curate.sources import SHARD_ROWS
@@ -23,7 +23,7 @@ from curate.tasklevel import dedup_task_leaks
 from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
 from dedup.config import DedupConfig
-from dedup.decide import LOCAL, DedupEngine, run_dedup
+from dedup.decide import run_dedup
 from schemas import BenchmarkItem, Decision, KernelUnit, read_records
 from schemas.runs import DedupRun
 from schemas.tables import write_text_atomic
@@ -62,8 +62,7 @@ def _dedup(
     if not units:
         raise UserError(f"{ws.units} has no units: ingest a source with kernels first")
     items = _read_benchmark(ws)
-    runner: DedupEngine = BandShuffleEngine(RayExecutor(), shard_rows) if engine == "ray" else LOCAL
-    result = run_dedup(units, items, config, runner)
+    result = run_dedup(units, items, config, BandShuffleEngine(executor_for(engine), shard_rows))
     report = build_json(result.findings, units, items or [], config, result.counts)
     tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report)
     # `--task-leaks drop` marks more units leak: the counts say what decisions.parquet holds.

@@ -34,7 +34,10 @@ from schemas.ascendc.frontend import parse, surface_request
 
 CATALOG_PATH = SURFACE_DIR / "catalog.json"
 CATALOG_VERSION = 1
-API_NAMESPACES = ("AscendC",)  # and everything nested in it
+# Types, enums and constants are API in these namespaces (and everything nested in them) and at
+# file scope of a surface header, where the interface declares its scalar types (half, int32_t),
+# pipe_t and event_t, and the matmul configuration (MatmulConfig, IterateOrder, CFG_NORM).
+API_NAMESPACES = ("AscendC",)
 _KIND_NAMES = {
     ci.CursorKind.FUNCTION_DECL: "function",
     ci.CursorKind.FUNCTION_TEMPLATE: "function",
@@ -126,7 +129,7 @@ def _relative(path: str) -> str:
 
 def _in_api_namespace(cursor: ci.Cursor) -> bool:
     ns = cu.namespace_of(cursor)
-    return any(ns == top or ns.startswith(top + "::") for top in API_NAMESPACES)
+    return ns == "" or any(ns == top or ns.startswith(top + "::") for top in API_NAMESPACES)
 
 
 def _public(name: str) -> bool:
@@ -149,7 +152,7 @@ def _class_members(cursor: ci.Cursor) -> list[str]:
         if child.kind in (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE) and _public(
             child.spelling
         ):
-            if not child.spelling.startswith("operator"):
+            if not child.spelling.startswith("operator") and child.spelling != cursor.spelling:
                 names.add(child.spelling)
         elif child.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
             base = child.referenced
@@ -163,7 +166,12 @@ def _method_entries(cls: ci.Cursor, header: str) -> list[CatalogEntry]:
     for child in cls.get_children():
         if child.kind not in (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE):
             continue
-        if not _public(child.spelling) or child.spelling.startswith("operator"):
+        # A template constructor is a FUNCTION_TEMPLATE too: it is the class, not a method.
+        if (
+            not _public(child.spelling)
+            or child.spelling.startswith("operator")
+            or child.spelling == cls.spelling
+        ):
             continue
         qualified = cu.qualified_name(child)
         entry = entries.setdefault(qualified, CatalogEntry(child.spelling, qualified, "method", header))

@@ -1,9 +1,9 @@
 """A minimal verifier of the reasoning's form: every required section present and not trivially short.
 
 Runs never use it (they run the toolchain verifiers of `annotate.verify`, whose
-`grounding.sections` check covers the same ground). The loop tests and
-benchmarks/bench_annotate.py use it to drive the feedback loop without libclang in the timing.
-It judges form only, never whether the content is true.
+`grounding.sections` check covers the same ground): it is a measuring instrument, kept with the
+benchmarks. bench_annotate.py uses it to time the feedback loop without libclang, and the loop
+tests to drive the loop. It judges form only, never whether the content is true.
 """
 
 from __future__ import annotations
