@@ -38,6 +38,12 @@ _KERNEL_TYPE_RE = re.compile(r"\bKERNEL_TYPE_(\w+)")
 _MIX_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__mix__\s*\(")
 _CUBE_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__cube__\b")
 _VECTOR_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__vector__\b")
+# Entries and kernel classes that name their cores: `__attribute__((aic))` / `((aiv))` on an entry,
+# catlass's per-core `operator()<AscendC::AIC>(...)` bodies (an empty body: that core does nothing).
+_CORE_ATTRIBUTE_RE = re.compile(r"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)")
+_CORE_OPERATOR_RE = re.compile(
+    r"\boperator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?AI([CV])\s*>\s*\([^;{]*\)\s*\{(\s*\})?"
+)
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -125,6 +131,8 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
         return "cube"
     if _VECTOR_ENTRY_RE.search(code):
         return "vector"
+    if (named := _named_cores(code)) is not None:
+        return named
     # KERNEL_TYPE_MIX_AIV_1_0 runs on vector cores only, MIX_AIC_1_0 on cube cores only;
     # MIX_AIC_1_1 / 1_2 pair them.
     if any(t.startswith("MIX_AIC_1_") and not t.endswith("_0") for t in declared):
@@ -142,3 +150,16 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     if cube and vector:
         return "mixed"
     return "cube" if cube else "vector"
+
+
+def _named_cores(code: str) -> str | None:
+    """The cores a kernel names itself (see `_CORE_ATTRIBUTE_RE`), None when it names none."""
+    cores = {m.group(1) for m in _CORE_ATTRIBUTE_RE.finditer(code)}
+    cores |= {
+        "aic" if m.group(1) == "C" else "aiv" for m in _CORE_OPERATOR_RE.finditer(code) if not m.group(2)
+    }
+    if cores == {"aic", "aiv"}:
+        return "mixed"
+    if cores:
+        return cores.pop().replace("aic", "cube").replace("aiv", "vector")
+    return None

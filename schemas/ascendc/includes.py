@@ -61,6 +61,17 @@ def in_tests(rel: str) -> bool:
     return any(part.lower() in _TEST_DIRS for part in rel.split("/")[:-1])
 
 
+def library_root(rel: str) -> str | None:
+    """The installed include tree a header belongs to (`include/` at any depth, the deepest one:
+    `include/catlass/gemm/x.hpp` -> `include`), None outside one. A header-only template library
+    keeps its headers there and its users include them by their path below it."""
+    parts = rel.split("/")[:-1]
+    if "include" not in parts:
+        return None
+    k = len(parts) - 1 - parts[::-1].index("include")
+    return "/".join(parts[: k + 1])
+
+
 def is_mock_for(header: str, includer: str) -> bool:
     """A header of the tests, taken for a kernel that is not: a unit-test mock of a vendor header
     must never be assembled into a unit (the tests include their own mocks, which is fine)."""
