@@ -44,6 +44,8 @@ _CORE_ATTRIBUTE_RE = re.compile(r"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)")
 _CORE_OPERATOR_RE = re.compile(
     r"\boperator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?AI([CV])\s*>\s*\([^;{]*\)\s*\{(\s*\})?"
 )
+# Cross-core synchronisation, also through a library's wrapper (`Arch::CrossCoreSetFlag<...>(...)`).
+_CROSS_CORE_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -137,7 +139,7 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     # MIX_AIC_1_1 / 1_2 pair them.
     if any(t.startswith("MIX_AIC_1_") and not t.endswith("_0") for t in declared):
         return "mixed"
-    if "CrossCoreSetFlag" in apis or "CrossCoreWaitFlag" in apis:
+    if "CrossCoreSetFlag" in apis or "CrossCoreWaitFlag" in apis or _CROSS_CORE_RE.search(code):
         return "mixed"
     if any(t in ("AIC_ONLY", "MIX_AIC_1_0") for t in declared) or "ASCENDC_CUBE_ONLY" in code:
         return "cube"
@@ -147,6 +149,10 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     # positions and cube APIs say which units a kernel really drives.
     cube = bool(CUBE_POSITIONS & set(positions)) or bool(CUBE_APIS & set(apis))
     vector = bool(VECTOR_POSITIONS & set(positions))
+    if not cube and not vector:
+        # no queue and no cube call in the unit (a template library's kernel class drives its
+        # blocks): the branches it gives each core, when one does more than return
+        cube, vector = _working_branch("AIC", code), _working_branch("AIV", code)
     if cube and vector:
         return "mixed"
     return "cube" if cube else "vector"
@@ -163,3 +169,9 @@ def _named_cores(code: str) -> str | None:
     if cores:
         return cores.pop().replace("aic", "cube").replace("aiv", "vector")
     return None
+
+
+def _working_branch(core: str, code: str) -> bool:
+    """Whether `if ASCEND_IS_AIC {...}` (or AIV) appears with a body that does more than return."""
+    pattern = rf"\bif\s*\(?\s*ASCEND_IS_{core}\s*\)?\s*\{{(?!\s*return\s*;\s*\}})"
+    return re.search(pattern, code) is not None

@@ -176,10 +176,19 @@ def top_level_entries(entries: list[Entry]) -> list[Entry]:
 
 
 def own_entries(entries: list[Entry], rel: str, files: UnitFiles) -> list[Entry]:
-    """The entries that are this file's kernels. An entry of a template library's header (catlass's
-    `KernelAdapter<Operator>`) is the file's kernel only when the file defines none itself, and
-    then once, named after the library class the file instantiates (`BasicMatmul`)."""
-    own = [e for e in entries if not is_library_header(e.file, rel)]
+    """The entries that are this file's kernels. A shared adapter entry (catlass's
+    `KernelAdapter<Operator>` in the library, a test harness's `KERNEL_NAME<Kernel>` in a common
+    header) is the file's kernel only when the file defines none itself, and then once, named
+    after the library class the file instantiates (`BasicMatmul`)."""
+    own_dir = posixpath.dirname(rel)
+
+    def shared(entry: Entry) -> bool:
+        if is_library_header(entry.file, rel):
+            return True
+        # beside a library, an entry outside the file's folder is a harness the file reuses
+        return bool(files.named) and entry.file != rel and not entry.file.startswith(own_dir + "/")
+
+    own = [e for e in entries if not shared(e)]
     if own or not entries:
         return own
     adapter = entries[0]
