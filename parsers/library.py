@@ -36,6 +36,18 @@ _TEMPLATE_CLASS_RE = re.compile(
 _OPERATOR_CLASS_RE = re.compile(r"\bstruct\s+Params\b")
 _CALL_OPERATOR_RE = re.compile(r"\boperator\s*\(\s*\)")
 _NESTED_NAMES = frozenset({"Params", "Arguments"})
+# A function definition: a name, its parameter list, its body (`__aicore__ inline void F(...)\n{`).
+_FUNCTION_DEF_RE = re.compile(
+    r"\b([A-Za-z_]\w*)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{"
+)
+# a bare call (`F(...)`, `F<T>(...)`), not a method or a qualified name (`x.m()`, `L::Make()`)
+_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}]*>)?\s*\(")
+_QUALIFIED_RE = re.compile(r"(?:\.|->|::|::\s*template|\btemplate)\s*$")
+_NOT_FUNCTIONS = frozenset(
+    {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype", "alignof"}
+)
+# Any class definition, also one whose template head is a macro (`QBMM_KERNEL_TEMPLATE class X {`).
+_ANY_CLASS_RE = re.compile(r"\b(?:struct|class)\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^{;<>]*)?\{")
 
 
 @dataclass(slots=True)
@@ -52,8 +64,11 @@ class _Header:
     path: str
     lines: int
     primary: set[str]  # class templates it defines
-    specialised: dict[str, set[str]]  # template -> identifiers in its specialisation arguments
+    # template -> (identifiers of its first specialisation argument, the policy that selects it;
+    # templates an `enable_if` in the other arguments tests)
+    specialised: dict[str, tuple[set[str], set[str]]]
     operator_classes: set[str]  # classes it defines with a `Params` and an `operator()`
+    functions: set[str]  # free functions and methods it defines
 
 
 def is_library_header(rel: str, entry: str) -> bool:
@@ -79,28 +94,33 @@ def unit_files(
     ]
     own_text = mask_comments_and_literals("\n".join(read(f) or "" for f in own))
     names = set(_IDENT_RE.findall(own_text))
+    calls = bare_calls(own_text) - {m.group(1) for m in _FUNCTION_DEF_RE.finditer(own_text)}
     headers = [_describe(f, read(f) or "") for f in library]
-    chosen = _instantiated(headers, names, max_lines - sum(_line_count(read(f)) for f in own))
+    chosen = _instantiated(headers, names, calls, max_lines - sum(_line_count(read(f)) for f in own))
     operator = next((n for h in headers if h.path in chosen for n in sorted(h.operator_classes & names)), "")
     assembled = own + [h.path for h in headers if h.path in chosen]
     return UnitFiles(assembled, [f for f in closure if f not in assembled], operator)
 
 
-def _instantiated(headers: list[_Header], names: set[str], budget: int) -> set[str]:
+def _instantiated(headers: list[_Header], names: set[str], calls: set[str], budget: int) -> set[str]:
     """The kernel classes the own code names (`operator_classes`), then the specialisations its
     arguments select: `BlockMmad<MmadAtlasA2Pingpong<...>, ...>` when the own code names both, or
     `BlockMmad<Policy_, ..., enable_if_t<PingpongChecker<Policy_>::value>>` when a specialisation
-    of the checker names the own code's policy. Within `budget` lines, in that order."""
+    of the checker names the own code's policy; then the library functions the own code calls
+    (`FlashAttentionEntry(...)`). Within `budget` lines, in that order."""
     library_names = set().union(*(h.primary for h in headers)) & names
-    selectors = {t for h in headers for t, args in h.specialised.items() if args & library_names - {t}}
+    selectors = {t for h in headers for t, (first, _) in h.specialised.items() if first & library_names - {t}}
     picks: list[tuple[int, int, _Header]] = []
     for order, header in enumerate(headers):
         if header.operator_classes & names:
             picks.append((0, order, header))
         elif any(
-            t in names and args & (library_names | selectors) - {t} for t, args in header.specialised.items()
+            t in names and (first & library_names - {t} or tested & selectors - {t})
+            for t, (first, tested) in header.specialised.items()
         ):
             picks.append((1, order, header))
+        elif header.functions & calls:
+            picks.append((2, order, header))
     chosen: set[str] = set()
     for _, _, header in sorted(picks, key=lambda p: (p[0], p[1])):
         if header.lines <= budget:
@@ -112,18 +132,45 @@ def _instantiated(headers: list[_Header], names: set[str], budget: int) -> set[s
 def _describe(path: str, text: str) -> _Header:
     masked = mask_comments_and_literals(text)
     primary: set[str] = set()
-    specialised: dict[str, set[str]] = {}
+    specialised: dict[str, tuple[set[str], set[str]]] = {}
     for m in _TEMPLATE_CLASS_RE.finditer(masked):
         name, args = m.group(1), m.group(2)
         if args:
-            specialised.setdefault(name, set()).update(_IDENT_RE.findall(args))
+            first, tested = specialised.setdefault(name, (set(), set()))
+            first.update(_IDENT_RE.findall(_first_argument(args)))
+            if "enable_if" in args:
+                tested.update(_IDENT_RE.findall(args))
         else:
             primary.add(name)
     # a kernel class: its header defines the `Params` the library entry takes and an `operator()`
     operators: set[str] = set()
     if _OPERATOR_CLASS_RE.search(masked) and _CALL_OPERATOR_RE.search(masked):
-        operators = primary - _NESTED_NAMES
-    return _Header(path, _line_count(text), primary, specialised, operators)
+        operators = {m.group(1) for m in _ANY_CLASS_RE.finditer(masked)} - _NESTED_NAMES
+    functions = {m.group(1) for m in _FUNCTION_DEF_RE.finditer(masked)} - _NOT_FUNCTIONS
+    return _Header(path, _line_count(text), primary, specialised, operators, functions)
+
+
+def bare_calls(text: str) -> set[str]:
+    """Names `text` calls as free functions: `F(...)`, `F<T>(...)`, never `x.m()`, `L::F()`,
+    `L::template F<T>()` (methods and qualified names are the library's types at work)."""
+    found = set()
+    for m in _CALL_RE.finditer(text):
+        if not _QUALIFIED_RE.search(text[max(0, m.start() - 12) : m.start()]):
+            found.add(m.group(1))
+    return found - _NOT_FUNCTIONS
+
+
+def _first_argument(args: str) -> str:
+    """`<A<x, y>, B, C>` -> `A<x, y>`: the first argument of a template argument list."""
+    depth = 0
+    for i, ch in enumerate(args):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            return args[1:i]
+    return args[1:-1]
 
 
 def _line_count(text: str | None) -> int:

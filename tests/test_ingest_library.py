@@ -92,6 +92,14 @@ LIBRARY = {
         };
         }
     """,
+    "include/tlib/kernel/entry_fn.hpp": """
+        #pragma once
+        #include "tlib/tlib.hpp"
+        TLIB_DEVICE void RunPreloadEpilogue(GM_ADDR c)
+        {
+            int entryFunctionMarker = 0;
+        }
+    """,
     "include/tlib/detail/kernel_adapter.hpp": """
         #pragma once
         #include "tlib/tlib.hpp"
@@ -136,6 +144,7 @@ EXAMPLES = {
     "examples/01_small_mm/small_mm.cpp": HEADER
     + """
         #include "tlib/kernel/basic_mm.hpp"
+        #include "tlib/kernel/entry_fn.hpp"
         #include "tlib/device/device_mm.hpp"
         using namespace Tlib;
         TLIB_GLOBAL __attribute__((aic)) void SmallMm(GM_ADDR a, GM_ADDR b, GM_ADDR c)
@@ -143,6 +152,7 @@ EXAMPLES = {
             using Kernel = BasicMm<BlockMmad<Preload<2>, half>>;
             Kernel kernel;
             kernel(Kernel::Params{a, b, c});
+            RunPreloadEpilogue(c);
         }
         static int smallHostSideCounter = 0;
     """,
@@ -178,6 +188,8 @@ def test_each_library_example_is_a_named_unit_of_its_own_code_plus_what_it_insta
     # the specialisation each example's policy selects, and not the other one
     assert "pingPongMarker" in basic.code and "preloadMarker" not in basic.code
     assert "preloadMarker" in small.code and "pingPongMarker" not in small.code
+    # and the library function it calls
+    assert "entryFunctionMarker" in small.code and "entryFunctionMarker" not in basic.code
     # the adapter is not the small example's kernel: it has one of its own
     assert [u.kernel_name for u in result.units].count("KernelAdapter") == 0
 
