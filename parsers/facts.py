@@ -46,6 +46,8 @@ _CORE_OPERATOR_RE = re.compile(
 )
 # Cross-core synchronisation, also through a library's wrapper (`Arch::CrossCoreSetFlag<...>(...)`).
 _CROSS_CORE_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+# A call of a matrix-multiply block or tile (`blockMmad(...)`, `tileMmad(...)`): the cube at work.
+_MMAD_CALL_RE = re.compile(r"\b\w*[mM]mad\w*\s*\(")
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -152,7 +154,8 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     if not cube and not vector:
         # no queue and no cube call in the unit (a template library's kernel class drives its
         # blocks): the branches it gives each core, when one does more than return
-        cube, vector = _working_branch("AIC", code), _working_branch("AIV", code)
+        cube = _working_branch("AIC", code) or _MMAD_CALL_RE.search(code) is not None
+        vector = _working_branch("AIV", code)
     if cube and vector:
         return "mixed"
     return "cube" if cube else "vector"

@@ -32,9 +32,12 @@ _TEMPLATE_CLASS_RE = re.compile(
     r"\btemplate\s*<(?:[^<>;{}]|<(?:[^<>;{}]|<[^<>;{}]*>)*>)*>\s*(?:struct|class)\s+([A-Za-z_]\w*)\s*"
     r"(<(?:[^<>{};]|<(?:[^<>{};]|<[^<>{};]*>)*>)*>)?\s*(?::[^{;]*)?\{"
 )
-# The library entry's `typename Operator::Params` names a class with a `Params` and an `operator()`.
-_OPERATOR_CLASS_RE = re.compile(r"\bstruct\s+Params\b")
-_CALL_OPERATOR_RE = re.compile(r"\boperator\s*\(\s*\)")
+# The library entry's `Operator op; op(params);` runs a class whose `operator()` takes its `Params`
+# (`operator()(Params const&)`, `operator()<AscendC::AIC>(const Params&)`); a host-side device
+# adapter's `operator()(stream, ...)` does not.
+_KERNEL_CALL_OPERATOR_RE = re.compile(
+    r"\boperator\s*\(\s*\)\s*(?:<[^;{}()]*>\s*)?\(\s*(?:const\s+)?(?:typename\s+)?[\w:]*Params\b"
+)
 _NESTED_NAMES = frozenset({"Params", "Arguments"})
 # A function definition: a name, its parameter list, its body (`__aicore__ inline void F(...)\n{`).
 _FUNCTION_DEF_RE = re.compile(
@@ -142,9 +145,9 @@ def _describe(path: str, text: str) -> _Header:
                 tested.update(_IDENT_RE.findall(args))
         else:
             primary.add(name)
-    # a kernel class: its header defines the `Params` the library entry takes and an `operator()`
+    # a kernel class: its header defines an `operator()` taking the `Params` the library entry passes
     operators: set[str] = set()
-    if _OPERATOR_CLASS_RE.search(masked) and _CALL_OPERATOR_RE.search(masked):
+    if _KERNEL_CALL_OPERATOR_RE.search(masked):
         operators = {m.group(1) for m in _ANY_CLASS_RE.finditer(masked)} - _NESTED_NAMES
     functions = {m.group(1) for m in _FUNCTION_DEF_RE.finditer(masked)} - _NOT_FUNCTIONS
     return _Header(path, _line_count(text), primary, specialised, operators, functions)

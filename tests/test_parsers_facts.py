@@ -75,6 +75,7 @@ def test_buffer_num_from_queue_template_and_init_buffer():
         ("Arch::CrossCoreSetFlag<0x2, PIPE_FIX>(qkReady);", [], [], "mixed"),
         ("if ASCEND_IS_AIC { blockMmad(a, b, c); } else if ASCEND_IS_AIV { epilogue(c); }", [], [], "mixed"),
         ("if ASCEND_IS_AIV { return; }\nif ASCEND_IS_AIC { blockMmad(a, b, c); }", [], [], "cube"),
+        ("void operator()(Params const& params) { blockMmad(gmA, gmB, gmC, shape); }", [], [], "cube"),
     ],
 )
 def test_core_type(code, apis, positions, expected):
