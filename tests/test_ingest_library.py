@@ -232,16 +232,22 @@ def test_a_unit_test_mock_of_a_vendor_header_is_never_assembled_into_a_unit(tree
         {
             "tests/ut/stub/kernel_operator.h": "#pragma once\nint mockKernelOperatorMarker;\n",
             "tests/ut/test_relu.cpp": '#include "kernel_operator.h"\nint testOnly;\n',
+            # a kernel of another test suite (operator tests run real kernels): not the mock either
+            "tests/optest/kernels/relu_impl.cpp": """
+                #include "kernel_operator.h"
+                extern "C" __global__ __aicore__ void relu_impl(GM_ADDR x, GM_ADDR y) { AscendC::Relu(x, y, 8); }
+            """,
             "ops/relu/op_kernel/relu.cpp": """
                 #include "kernel_operator.h"
                 extern "C" __global__ __aicore__ void relu(GM_ADDR x, GM_ADDR y) { AscendC::Relu(x, y, 8); }
             """,
         }
     )
-    (unit,) = ingest(root).units
-    assert unit.kernel_name == "relu"
-    assert "mockKernelOperatorMarker" not in unit.code
-    assert not any(path.startswith("tests/") for path in unit.includes)
+    units = ingest(root).units
+    assert sorted(u.kernel_name for u in units) == ["relu", "relu_impl"]
+    for unit in units:
+        assert "mockKernelOperatorMarker" not in unit.code
+        assert not any(path.startswith("tests/ut/") for path in unit.includes)
 
 
 def test_documentation_is_found_above_a_per_architecture_folder(tree) -> None:
