@@ -533,6 +533,15 @@ def merge_docs(docs: list[OperatorDoc]) -> OperatorDoc | None:
 # -- finding the documents of an entry ---------------------------------------------------------------
 
 _SOURCE_DIRS = {"src", "kernel", "kernels", "op_kernel", "device"}
+# Per-architecture source folders (`blas/axpy/arch35/saxpy_kernel.cpp`, `arch22/`, `archxx/`): the
+# operator's README sits one level up, as for `src/`.
+_ARCH_DIR_RE = re.compile(r"^arch(?:\d+|xx)$", re.IGNORECASE)
+
+
+def _source_subfolder(name: str) -> bool:
+    return name in _SOURCE_DIRS or bool(_ARCH_DIR_RE.match(name))
+
+
 _DOC_NAMES = ("api_desc.md", "README.md", "readme.md", "README_en.md", "README.en.md")
 
 
@@ -566,7 +575,7 @@ class DocFinder:
                 break
             # Without an operator directory: the entry's own folder, and its parent only when the
             # entry sits in a source subfolder (`sample/src/x.asc`), never a folder of samples.
-            if stop is None and (len(levels) == 2 or posixpath.basename(directory) not in _SOURCE_DIRS):
+            if stop is None and (len(levels) == 2 or not _source_subfolder(posixpath.basename(directory))):
                 break
             if stop is not None and not directory.startswith(stop.rstrip("/") + "/") and stop:
                 break

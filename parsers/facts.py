@@ -38,6 +38,16 @@ _KERNEL_TYPE_RE = re.compile(r"\bKERNEL_TYPE_(\w+)")
 _MIX_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__mix__\s*\(")
 _CUBE_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__cube__\b")
 _VECTOR_ENTRY_RE = re.compile(r"\b__global__\b[^;{(]*\b__vector__\b")
+# Entries and kernel classes that name their cores: `__attribute__((aic))` / `((aiv))` on an entry,
+# catlass's per-core `operator()<AscendC::AIC>(...)` bodies (an empty body: that core does nothing).
+_CORE_ATTRIBUTE_RE = re.compile(r"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)")
+_CORE_OPERATOR_RE = re.compile(
+    r"\boperator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?AI([CV])\s*>\s*\([^;{]*\)\s*\{(\s*\})?"
+)
+# Cross-core synchronisation, also through a library's wrapper (`Arch::CrossCoreSetFlag<...>(...)`).
+_CROSS_CORE_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+# A call of a matrix-multiply block or tile (`blockMmad(...)`, `tileMmad(...)`): the cube at work.
+_MMAD_CALL_RE = re.compile(r"\b\w*[mM]mad\w*\s*\(")
 # Calls that build values rather than run an operation.
 _NOT_API_SUFFIXES = ("Params", "Param", "Config", "Cfg", "Info")
 
@@ -125,11 +135,13 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
         return "cube"
     if _VECTOR_ENTRY_RE.search(code):
         return "vector"
+    if (named := _named_cores(code)) is not None:
+        return named
     # KERNEL_TYPE_MIX_AIV_1_0 runs on vector cores only, MIX_AIC_1_0 on cube cores only;
     # MIX_AIC_1_1 / 1_2 pair them.
     if any(t.startswith("MIX_AIC_1_") and not t.endswith("_0") for t in declared):
         return "mixed"
-    if "CrossCoreSetFlag" in apis or "CrossCoreWaitFlag" in apis:
+    if "CrossCoreSetFlag" in apis or "CrossCoreWaitFlag" in apis or _CROSS_CORE_RE.search(code):
         return "mixed"
     if any(t in ("AIC_ONLY", "MIX_AIC_1_0") for t in declared) or "ASCENDC_CUBE_ONLY" in code:
         return "cube"
@@ -139,6 +151,30 @@ def core_type(code: str, apis: list[str], positions: list[str]) -> str:
     # positions and cube APIs say which units a kernel really drives.
     cube = bool(CUBE_POSITIONS & set(positions)) or bool(CUBE_APIS & set(apis))
     vector = bool(VECTOR_POSITIONS & set(positions))
+    if not cube and not vector:
+        # no queue and no cube call in the unit (a template library's kernel class drives its
+        # blocks): the branches it gives each core, when one does more than return
+        cube = _working_branch("AIC", code) or _MMAD_CALL_RE.search(code) is not None
+        vector = _working_branch("AIV", code)
     if cube and vector:
         return "mixed"
     return "cube" if cube else "vector"
+
+
+def _named_cores(code: str) -> str | None:
+    """The cores a kernel names itself (see `_CORE_ATTRIBUTE_RE`), None when it names none."""
+    cores = {m.group(1) for m in _CORE_ATTRIBUTE_RE.finditer(code)}
+    cores |= {
+        "aic" if m.group(1) == "C" else "aiv" for m in _CORE_OPERATOR_RE.finditer(code) if not m.group(2)
+    }
+    if cores == {"aic", "aiv"}:
+        return "mixed"
+    if cores:
+        return cores.pop().replace("aic", "cube").replace("aiv", "vector")
+    return None
+
+
+def _working_branch(core: str, code: str) -> bool:
+    """Whether `if ASCEND_IS_AIC {...}` (or AIV) appears with a body that does more than return."""
+    pattern = rf"\bif\s*\(?\s*ASCEND_IS_{core}\s*\)?\s*\{{(?!\s*return\s*;\s*\}})"
+    return re.search(pattern, code) is not None

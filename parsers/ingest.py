@@ -16,6 +16,7 @@ from pathlib import Path
 
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
+from parsers.entries import EntryScan
 from parsers.files import REFUSED, Skip, iter_source_files, read_source
 from parsers.pool import Job, Limits, Progress, WorkerPool
 from parsers.units import RepoContext, SourceInfo, units_for_entry_file
@@ -71,6 +72,7 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
     skipped: list[Skip] = []
     includes: dict[str, list[tuple[str, str, bool]]] = {}  # basename -> (includer, name, angled)
     max_bytes = int(config.max_file_mb * 1e6)
+    entry_scan = EntryScan()  # entries written out, through a repository macro, or from a library
     for item in iter_source_files(root, config.exclude_dirs):
         if isinstance(item, Skip):
             skipped.append(item)
@@ -80,7 +82,7 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         if isinstance(text, Skip):
             skipped.append(text)
             continue
-        entries = len(_ENTRY_RE.findall(text)) if rel.endswith(ENTRY_SUFFIXES) else 0
+        entries = entry_scan.count(rel, text, rel.endswith(ENTRY_SUFFIXES))
         if config.max_units_per_file and entries > config.max_units_per_file:
             limit = config.max_units_per_file
             skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
@@ -91,7 +93,10 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         for m in INCLUDE_RE.finditer(text):
             name = m.group(2).strip()
             includes.setdefault(posixpath.basename(name), []).append((rel, name, m.group(1) == "<"))
-    candidates = _promote_header_includers(candidates, includes, RepoIndex.build(files))
+    index = RepoIndex.build(files)
+    candidates = _promote_header_includers(
+        candidates + entry_scan.more_candidates(index, includes), includes, index
+    )
     return RepoScan(files, candidates, skipped)
 
 

@@ -16,6 +16,7 @@ from parsers.classify import category_and_level
 from parsers.docs import DocFinder
 from parsers.files import read_inside
 from parsers.host import parse_op_def, tiling_function
+from parsers.library import UnitFiles, is_library_header, unit_files
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
 from schemas.ascendc import operator_dir_of
@@ -174,6 +175,26 @@ def top_level_entries(entries: list[Entry]) -> list[Entry]:
     return top or entries
 
 
+def own_entries(entries: list[Entry], rel: str, files: UnitFiles) -> list[Entry]:
+    """The entries that are this file's kernels. A shared adapter entry (catlass's
+    `KernelAdapter<Operator>` in the library, a test harness's `KERNEL_NAME<Kernel>` in a common
+    header) is the file's kernel only when the file defines none itself, and then once, named
+    after the library class the file instantiates (`BasicMatmul`)."""
+    own_dir = posixpath.dirname(rel)
+
+    def shared(entry: Entry) -> bool:
+        if is_library_header(entry.file, rel):
+            return True
+        # beside a library, an entry outside the file's folder is a harness the file reuses
+        return bool(files.named) and entry.file != rel and not entry.file.startswith(own_dir + "/")
+
+    own = [e for e in entries if not shared(e)]
+    if own or not entries:
+        return own
+    adapter = entries[0]
+    return [dataclasses.replace(adapter, name=files.operator or adapter.name)]
+
+
 def tiling_of(code: str, host_code: str, parsed: ClangFacts) -> tuple[str, list[TilingField]]:
     """The tiling data definition: macro style (op_host or kernel), or the plain struct the kernel names."""
     for struct_name in text_facts.tiling_struct_names(code):
@@ -203,12 +224,15 @@ def units_for_entry_file(rel: str, ctx: RepoContext) -> list[KernelUnit]:
         ctx.defines,
         ctx.std,
     )
-    entries = top_level_entries(distinct_entries(parsed.entries))
+    files = unit_files(closure.files, ctx.read)
+    entries = own_entries(top_level_entries(distinct_entries(parsed.entries)), rel, files)
     if not entries:
         return []
-    code = assemble_code(closure.files, ctx.read)
+    code = assemble_code(files.assembled, ctx.read)
     stripped = mask_comments_and_literals(code)
     layout = layout_of(rel, code, ctx)
+    if files.named and layout in ("standalone", "direct-invoke"):
+        layout = "catlass"  # an example of a header-only template library (catlass's layout)
     host_files = host_sources(rel, layout, ctx)
     host_code = assemble_code(host_files, ctx.read) if host_files else ""
     host_stripped = mask_comments_and_literals(host_code)

@@ -50,6 +50,32 @@ def test_buffer_num_from_queue_template_and_init_buffer():
         ("", ["Mmad", "Add"], ["A1", "VECIN"], "mixed"),
         ("if ASCEND_IS_AIC { return; }", ["Add"], ["VECIN", "VECOUT"], "vector"),
         ("", ["CrossCoreSetFlag"], ["VECIN"], "mixed"),
+        # a template library's kernel: cores named by attribute, per-core operator(), branches,
+        # and cross-core flags through the library's own wrapper (no AscendC call in the unit)
+        (
+            "CATLASS_GLOBAL __attribute__((aic)) void SmallMatmul(GM_ADDR a) { matmul(params); }",
+            [],
+            [],
+            "cube",
+        ),
+        (
+            "template <> void operator()<AscendC::AIC>(Params const& p) { block(p); }\n"
+            "template <> void operator()<AscendC::AIV>(Params const& p) {}",
+            [],
+            [],
+            "cube",
+        ),
+        (
+            "void operator()<AscendC::AIC>(Params const& p) { mmad(p); }\n"
+            "void operator()<AscendC::AIV>(Params const& p) { epilogue(p); }",
+            [],
+            [],
+            "mixed",
+        ),
+        ("Arch::CrossCoreSetFlag<0x2, PIPE_FIX>(qkReady);", [], [], "mixed"),
+        ("if ASCEND_IS_AIC { blockMmad(a, b, c); } else if ASCEND_IS_AIV { epilogue(c); }", [], [], "mixed"),
+        ("if ASCEND_IS_AIV { return; }\nif ASCEND_IS_AIC { blockMmad(a, b, c); }", [], [], "cube"),
+        ("void operator()(Params const& params) { blockMmad(gmA, gmB, gmC, shape); }", [], [], "cube"),
     ],
 )
 def test_core_type(code, apis, positions, expected):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.statement import statement
+from curate.publish.answer import without_licence_headers
 from curate.publish.publish_config import BuildConfig
 from curate.publish.split import SPLITS, operator_key, split_of
 from schemas import (
@@ -117,7 +118,7 @@ def _row(
         id=unit.unit_id,
         instruction=ann.instruction,
         reasoning=ann.reasoning,
-        answer=ann.answer or unit.code,
+        answer=without_licence_headers(ann.answer or unit.code),
         op_name=unit.op_name,
         kernel_name=unit.kernel_name,
         category=unit.category,
@@ -155,7 +156,7 @@ def _pairs(unit: KernelUnit, ann: Annotation, attempts: list[Attempt], split: st
                 id=stable_id(unit.unit_id, str(chosen_round), str(attempt.round)),
                 unit_id=unit.unit_id,
                 instruction=ann.instruction,
-                answer=ann.answer or unit.code,
+                answer=without_licence_headers(ann.answer or unit.code),
                 chosen=chosen,
                 rejected=attempt.reasoning,
                 chosen_round=chosen_round,

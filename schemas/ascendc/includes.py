@@ -61,10 +61,34 @@ def in_tests(rel: str) -> bool:
     return any(part.lower() in _TEST_DIRS for part in rel.split("/")[:-1])
 
 
+def library_root(rel: str) -> str | None:
+    """The installed include tree a header belongs to (`include/` at any depth, the deepest one:
+    `include/catlass/gemm/x.hpp` -> `include`), None outside one. A header-only template library
+    keeps its headers there and its users include them by their path below it."""
+    parts = rel.split("/")[:-1]
+    if "include" not in parts:
+        return None
+    k = len(parts) - 1 - parts[::-1].index("include")
+    return "/".join(parts[: k + 1])
+
+
+def test_suite(rel: str) -> str | None:
+    """The test suite a file belongs to: its first test folder and the folder below it
+    (`tests/unittest`, `tests/optest`, `op/tests/ut/op_kernel` -> `op/tests/ut`), None outside tests."""
+    parts = rel.split("/")[:-1]
+    for i, part in enumerate(parts):
+        if part.lower() in _TEST_DIRS:
+            return "/".join(parts[: i + 2])
+    return None
+
+
 def is_mock_for(header: str, includer: str) -> bool:
-    """A header of the tests, taken for a kernel that is not: a unit-test mock of a vendor header
-    must never be assembled into a unit (the tests include their own mocks, which is fine)."""
-    return in_tests(header) and not in_tests(includer)
+    """A header of the tests, taken for a kernel that is not one of its suite: a unit-test mock of
+    a vendor header must never be assembled into a unit, nor into the kernels of another suite
+    (`tests/optest/kernels/x.cpp` are real kernels; `tests/unittest/stub/kernel_operator.h` is the
+    unit tests' mock). A suite includes its own mocks, which is fine."""
+    suite = test_suite(header)
+    return suite is not None and suite != test_suite(includer)
 
 
 # ---- the ingest's policy: a unit's repository files, in memory ----------------------------
