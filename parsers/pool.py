@@ -27,8 +27,12 @@ from typing import Any
 
 from parsers.files import Skip
 
-Outcome = tuple[str, Any]  # (path, units or Skip)
+Outcome = tuple[str, Any]  # (path, what `work` returned for it, or a Skip when the worker died on it)
 Progress = Callable[[int, int], None]  # (files finished, files in this run)
+# Called once when every path given so far is done: the paths to run next in the same pass
+# (e.g. headers that only count when no finished file included them); the int: how many of the
+# announced `expected` will not come after all.
+Then = Callable[[list[Outcome]], tuple[list[str], int]]
 _PR_SET_PDEATHSIG = 1
 
 
@@ -43,11 +47,11 @@ class Limits:
 @dataclass(frozen=True, slots=True)
 class Job:
     """What every worker of a pool runs: `init(*init_args)` once, then `work(path)` per file
-    (both importable module-level functions; `work` returns the outcomes of that file)."""
+    (both importable module-level functions; `work` returns the result of that file)."""
 
     init: Callable[..., None]
     init_args: tuple[Any, ...]
-    work: Callable[[str], list[Outcome]]
+    work: Callable[[str], Any]
     preload: tuple[str, ...]
 
 
@@ -188,14 +192,31 @@ class WorkerPool:
         worker.end()
         self.workers[self.workers.index(worker)] = self._start()
 
-    def run(self, paths: Sequence[str], progress: Progress | None = None) -> list[Outcome]:
-        """The outcomes of every path (a crash or a limit is a Skip of that path only);
-        `progress` hears of each finished file."""
+    def run(
+        self,
+        paths: Sequence[str],
+        progress: Progress | None = None,
+        then: Then | None = None,
+        expected: int = 0,
+    ) -> list[Outcome]:
+        """(path, result) for every path (a crash or a limit is a Skip of that path only), in one
+        pass: when the given paths are done, `then` may add more. `progress` hears of each
+        finished file, out of `len(paths) + expected` (what `then` is expected to add at most)."""
         pending = deque(paths)
+        total = len(paths) + expected
+        out: list[Outcome] = []
+        while True:
+            self._drain(pending, out, progress, total)
+            if then is None:
+                return out
+            more, dropped = then(out)
+            then, total = None, total - dropped
+            pending.extend(more)
+
+    def _drain(self, pending: deque[str], out: list[Outcome], progress: Progress | None, total: int) -> None:
+        """Run every pending path to its outcome, appending to `out`."""
         while len(self.workers) < min(self.jobs, len(pending)):
             self.workers.append(self._start())
-        out: list[Outcome] = []
-        finished = 0
         while pending or any(w.path is not None for w in self.workers):
             for worker in self.workers:
                 if worker.path is None and pending:
@@ -204,23 +225,21 @@ class WorkerPool:
             timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout)
             for worker in busy:
-                outcomes = self._collect(worker)
-                if outcomes is not None:
-                    out += outcomes
-                    finished += 1
+                outcome = self._collect(worker)
+                if outcome is not None:
+                    out.append(outcome)
                     if progress:
-                        progress(finished, len(paths))
-        return out
+                        progress(len(out), max(total, len(out)))
 
-    def _collect(self, worker: _Worker) -> list[Outcome] | None:
-        """The worker's outcomes when it is done with its file (or dead, or over time)."""
+    def _collect(self, worker: _Worker) -> Outcome | None:
+        """The worker's outcome when it is done with its file (or dead, or over time)."""
         path = worker.path
         assert path is not None
         try:
             if worker.conn.poll():
-                result: list[Outcome] = worker.conn.recv()
+                result = worker.conn.recv()
                 worker.path = None
-                return result
+                return path, result
         except (EOFError, OSError):
             # The pipe closed: the worker died on this file, though the process may not be reaped
             # yet (is_alive() can still say True for a moment after a SIGSEGV): wait for it.
@@ -234,4 +253,4 @@ class WorkerPool:
             return None
         worker.path = None
         self._replace(worker)
-        return [(path, Skip(path, reason))]
+        return path, Skip(path, reason)

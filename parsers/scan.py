@@ -1,0 +1,111 @@
+"""The walk before the parse: which files a repository holds and which of them to parse.
+
+Every source file is read once, to find the files that define a kernel entry (`__global__`,
+`CATLASS_GLOBAL`) and to follow its `#include`s. A header that defines an entry is parsed
+through the source file that includes it (its entries then belong to that file); it is parsed
+on its own only when no entry source file reaches it through its includes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from parsers.config import ENTRY_SUFFIXES, IngestConfig
+from parsers.files import Skip, iter_source_files, read_source
+from schemas.ascendc import INCLUDE_RE
+from schemas.ascendc.includes import RepoIndex
+
+_ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
+
+Includes = dict[str, list[tuple[str, bool]]]  # file -> (name as spelt, angled) of each include
+
+
+@dataclass(slots=True)
+class RepoScan:
+    files: list[str]  # every readable source file, relative POSIX paths, sorted
+    candidates: list[str]  # files that may be parsed for entries: `sources`, then every header one
+    skipped: list[Skip]
+    sources: list[str]  # entry files that are not headers (or that include a header entry)
+    lone_headers: list[str]  # headers with entries that no entry source file reaches
+    reached: frozenset[str]  # every file the entry source files reach through their includes
+
+
+def _count_entries(rel: str, text: str) -> int:
+    if not rel.endswith(ENTRY_SUFFIXES) or ("__global__" not in text and "CATLASS_GLOBAL" not in text):
+        return 0
+    return len(_ENTRY_RE.findall(text))
+
+
+def _promote_header_includers(candidates: list[str], includes: Includes, index: RepoIndex) -> list[str]:
+    """A header that defines an entry is parsed through the source file that includes it
+    (`op_kernel/x_apt.cpp` including `arch35/x.h`), so the unit's path is the entry file's."""
+    by_basename: dict[str, list[tuple[str, str, bool]]] = {}
+    for includer, names in includes.items():
+        for name, angled in names:
+            by_basename.setdefault(posixpath.basename(name), []).append((includer, name, angled))
+    out: list[str] = []
+    for rel in candidates:
+        if not rel.endswith(HEADER_SUFFIXES):
+            out.append(rel)
+            continue
+        includers = [
+            includer
+            for includer, name, angled in by_basename.get(posixpath.basename(rel), [])
+            if not includer.endswith(HEADER_SUFFIXES) and index.resolve(name, includer, angled) == rel
+        ]
+        out += includers or [rel]
+    return list(dict.fromkeys(out))
+
+
+def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str]:
+    """Every file the include closures of `starts` hold (the resolution `include_closure` uses)."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for name, angled in includes.get(rel, []):
+            target = index.resolve(name, rel, angled)
+            if target is not None and target not in seen:
+                todo.append(target)
+    return seen
+
+
+def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
+    files: list[str] = []
+    entry_files: list[str] = []
+    skipped: list[Skip] = []
+    includes: Includes = {}
+    max_bytes = int(config.max_file_mb * 1e6)
+    for item in iter_source_files(root, config.exclude_dirs):
+        if isinstance(item, Skip):
+            skipped.append(item)
+            continue
+        rel = item.relative_to(root).as_posix()
+        text = read_source(item, root, max_bytes)
+        if isinstance(text, Skip):
+            skipped.append(text)
+            continue
+        entries = _count_entries(rel, text)
+        if config.max_units_per_file and entries > config.max_units_per_file:
+            limit = config.max_units_per_file
+            skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
+            continue
+        files.append(rel)
+        if entries:
+            entry_files.append(rel)
+        if "include" in text:
+            includes[rel] = [(m.group(2).strip(), m.group(1) == "<") for m in INCLUDE_RE.finditer(text)]
+    index = RepoIndex.build(files)
+    candidates = _promote_header_includers(entry_files, includes, index)
+    sources = [r for r in candidates if not r.endswith(HEADER_SUFFIXES)]
+    reached = _reached(sources, includes, index)
+    headers = [r for r in candidates if r.endswith(HEADER_SUFFIXES)]
+    lone = [r for r in headers if r not in reached]
+    return RepoScan(files, sources + headers, skipped, sources, lone, frozenset(reached))
