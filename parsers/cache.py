@@ -127,6 +127,16 @@ def entry_keys(context: object, rels: Iterable[str]) -> dict[str, str]:
     return {rel: digest_of(shared, rel) for rel in rels}
 
 
+@dataclass(slots=True)
+class Plan:
+    """Which entry files of a run to parse: `keys` of every candidate, the `stored` outcomes
+    that still hold, and the files left `to_parse`, in order."""
+
+    keys: dict[str, str]
+    stored: dict[str, Any]
+    to_parse: list[str]
+
+
 class ParseCache:
     """The stored outcomes, by key; `path` None is a cache that holds nothing (no workspace)."""
 
@@ -166,6 +176,13 @@ class ParseCache:
         """The stored outcome of every entry file whose dependencies still hold."""
         found = {rel: self.lookup(key, checker) for rel, key in keys.items()}
         return {rel: outcome for rel, outcome in found.items() if outcome is not None}
+
+    def plan(self, context: object, candidates: list[str], first: list[str], root: Path) -> Plan:
+        """The plan of a run whose shared inputs are `context`, parsing `first` (a subset of
+        `candidates`, which may be looked up later)."""
+        keys = entry_keys(context, candidates)
+        stored = self.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root))
+        return Plan(keys, stored, [rel for rel in first if rel not in stored])
 
     def store(self, keys: dict[str, str], parsed: list[tuple[str, Any]]) -> None:
         """Store, in one transaction, each worker result that carries its dependencies."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, entry_keys, file_digest, listing_digest
+from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_digest, listing_digest
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import IngestConfig
 from parsers.files import REFUSED, Skip
@@ -170,39 +170,38 @@ def ingest_directory(
     source: SourceInfo,
     config: IngestConfig,
     progress: Progress | None = None,
-    cache: ParseCache | None = None,
+    cache_path: Path | None = None,
 ) -> IngestResult:
     """All kernel units under `root`, in one pass of the parser pool over the entry files whose
-    stored parse (in `cache`) does not hold. Headers that define an entry count only when no
-    entry file includes them (their entries then belong to the including file)."""
-    cache = cache if cache is not None else ParseCache(None)
+    stored parse (in the cache at `cache_path`; None: no cache) does not hold. Headers that
+    define an entry count only when no entry file includes them (their entries then belong to
+    the including file)."""
     scan = scan_repository(root, config)
     # Everything every entry's outcome depends on besides the files its parse reads.
     shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
     context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
-    keys = entry_keys(context, scan.candidates)
-    first = scan.sources + scan.lone_headers
-    stored = cache.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root))
+    cache = ParseCache(cache_path)
+    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root)
     job = Job(_init_worker, (root, scan.files, source, config), _parse_file, ("parsers.ingest",))
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
-        parsed = pool.run([rel for rel in first if rel not in stored], progress)
-        return _gather(root, scan, source, stored, parsed, pool, cache, keys)
+        parsed = pool.run(plan.to_parse, progress)
+        return _gather(root, scan, source, plan, parsed, pool, cache)
 
 
 def _gather(
     root: Path,
     scan: RepoScan,
     source: SourceInfo,
-    stored: dict[str, Any],
+    plan: Plan,
     parsed: list[Outcome],
     pool: WorkerPool,
     cache: ParseCache,
-    keys: dict[str, str],
 ) -> IngestResult:
     """The result of a run from the stored outcomes and the parsed ones; the parsed ones are
     stored. A header a source file reaches but whose units did not claim it (that file failed or
     held no entry after all) is parsed on its own, as it would have been alone."""
+    stored, keys = plan.stored, plan.keys
     outcomes = [o for rel in stored for o in stored[rel]] + _flatten(parsed)
     included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
     unclaimed = [

@@ -34,12 +34,6 @@ class RepoScan:
     reached: frozenset[str]  # every file the entry source files reach through their includes
 
 
-def _count_entries(rel: str, text: str) -> int:
-    if not rel.endswith(ENTRY_SUFFIXES) or ("__global__" not in text and "CATLASS_GLOBAL" not in text):
-        return 0
-    return len(_ENTRY_RE.findall(text))
-
-
 def _promote_header_includers(candidates: list[str], includes: Includes, index: RepoIndex) -> list[str]:
     """A header that defines an entry is parsed through the source file that includes it
     (`op_kernel/x_apt.cpp` including `arch35/x.h`), so the unit's path is the entry file's."""
@@ -92,7 +86,9 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         if isinstance(text, Skip):
             skipped.append(text)
             continue
-        entries = _count_entries(rel, text)
+        # (inline, not a helper: the walk alternates with files.py once per file already)
+        maybe_entry = rel.endswith(ENTRY_SUFFIXES) and ("__global__" in text or "CATLASS_GLOBAL" in text)
+        entries = len(_ENTRY_RE.findall(text)) if maybe_entry else 0
         if config.max_units_per_file and entries > config.max_units_per_file:
             limit = config.max_units_per_file
             skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
@@ -101,7 +97,9 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         if entries:
             entry_files.append(rel)
         if "include" in text:
-            includes[rel] = [(m.group(2).strip(), m.group(1) == "<") for m in INCLUDE_RE.finditer(text)]
+            spelt = includes[rel] = []
+            for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
+                spelt.append((m.group(2).strip(), m.group(1) == "<"))
     index = RepoIndex.build(files)
     candidates = _promote_header_includers(entry_files, includes, index)
     sources = [r for r in candidates if not r.endswith(HEADER_SUFFIXES)]
