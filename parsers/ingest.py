@@ -141,6 +141,15 @@ def parser_pool(root: Path, scan: RepoScan, source: SourceInfo, config: IngestCo
     return WorkerPool(parse_job(root, scan.files, source, config), limits, jobs)
 
 
+def _units_in(result: Any) -> int:
+    """The units a worker result holds (for the progress line)."""
+    return (
+        sum(len(o) for _, o in result.outcomes if isinstance(o, list))
+        if isinstance(result, ParsedFile)
+        else 0
+    )
+
+
 def _flatten(results: list[Outcome]) -> list[tuple[str, Any]]:
     """(path, units or Skip) of each worker result; a worker that died on a file gave a Skip."""
     return [o for rel, r in results for o in (r.outcomes if isinstance(r, ParsedFile) else [(rel, r)])]
@@ -162,7 +171,7 @@ def parse_entry_files(
     if pool is None:
         with parser_pool(root, scan, source, config) as own:
             return parse_entry_files(rels, root, scan, source, config, progress, own)
-    return _flatten(pool.run(rels, progress))
+    return _flatten(pool.run(rels, progress, _units_in))
 
 
 def ingest_directory(
@@ -185,7 +194,7 @@ def ingest_directory(
     job = Job(_init_worker, (root, scan.files, source, config), _parse_file, ("parsers.ingest",))
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
-        parsed = pool.run(plan.to_parse, progress)
+        parsed = pool.run(plan.to_parse, progress, _units_in)
         return _gather(root, scan, source, plan, parsed, pool, cache)
 
 

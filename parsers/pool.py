@@ -28,11 +28,7 @@ from typing import Any
 from parsers.files import Skip
 
 Outcome = tuple[str, Any]  # (path, what `work` returned for it, or a Skip when the worker died on it)
-Progress = Callable[[int, int], None]  # (files finished, files in this run)
-# Called once when every path given so far is done: the paths to run next in the same pass
-# (e.g. headers that only count when no finished file included them); the int: how many of the
-# announced `expected` will not come after all.
-Then = Callable[[list[Outcome]], tuple[list[str], int]]
+Progress = Callable[[int, int, int], None]  # (files finished, files in this run, units found so far)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -196,27 +192,15 @@ class WorkerPool:
         self,
         paths: Sequence[str],
         progress: Progress | None = None,
-        then: Then | None = None,
-        expected: int = 0,
+        count: Callable[[Any], int] | None = None,
     ) -> list[Outcome]:
-        """(path, result) for every path (a crash or a limit is a Skip of that path only), in one
-        pass: when the given paths are done, `then` may add more. `progress` hears of each
-        finished file, out of `len(paths) + expected` (what `then` is expected to add at most)."""
+        """(path, result) for every path (a crash or a limit is a Skip of that path only);
+        `progress` hears of each finished file, with the units `count` finds in the results."""
         pending = deque(paths)
-        total = len(paths) + expected
-        out: list[Outcome] = []
-        while True:
-            self._drain(pending, out, progress, total)
-            if then is None:
-                return out
-            more, dropped = then(out)
-            then, total = None, total - dropped
-            pending.extend(more)
-
-    def _drain(self, pending: deque[str], out: list[Outcome], progress: Progress | None, total: int) -> None:
-        """Run every pending path to its outcome, appending to `out`."""
         while len(self.workers) < min(self.jobs, len(pending)):
             self.workers.append(self._start())
+        out: list[Outcome] = []
+        units = 0
         while pending or any(w.path is not None for w in self.workers):
             for worker in self.workers:
                 if worker.path is None and pending:
@@ -229,7 +213,9 @@ class WorkerPool:
                 if outcome is not None:
                     out.append(outcome)
                     if progress:
-                        progress(len(out), max(total, len(out)))
+                        units += count(outcome[1]) if count else 0
+                        progress(len(out), len(paths), units)
+        return out
 
     def _collect(self, worker: _Worker) -> Outcome | None:
         """The worker's outcome when it is done with its file (or dead, or over time)."""

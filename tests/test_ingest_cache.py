@@ -111,3 +111,44 @@ def test_a_broken_cache_entry_is_a_miss_not_a_failure(repo: Path, tmp_path: Path
     run = ingest(ws, repo)
     assert (run.parsed, run.reused) == (3, 0)
     assert set(units(ws)) == {"add", "mul", "sub"}
+
+
+def _curate_with_stderr_on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run `curate ARGS` with stderr on a pseudo-terminal (stdout a pipe); (exit code, stderr)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO_ROOT
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "120", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curate.cli", *args], stdout=subprocess.PIPE, stderr=follower, env=env
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(leader)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_ingest_shows_progress_on_a_terminal_and_nothing_on_a_pipe(repo: Path, tmp_path: Path):
+    from tests.conftest import run_curate
+
+    code, err = _curate_with_stderr_on_a_terminal(
+        "ingest", str(repo), "-w", str(tmp_path / "a"), "--jobs", "1"
+    )
+    assert code == 0, err
+    assert "parsing" in err and "3/3" in err and "3 units" in err  # files parsed / total, units
+    done = run_curate("ingest", str(repo), "-w", str(tmp_path / "b"), "--jobs", "1")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
