@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import pickle
 import sqlite3
 import zlib
@@ -30,6 +31,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from parsers.filememo import FileMemo
 
 CACHE_FORMAT = 1  # bump when what is stored changes shape
 
@@ -86,15 +89,33 @@ def listing_digest(names: Iterable[str]) -> str:
 class DepChecker:
     """Checks recorded dependencies against the tree as it is now (each file read once a run)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, memo: FileMemo | None = None) -> None:
         self.root = root
+        self.memo = memo if memo is not None else FileMemo(None)
         self._files: dict[str, str | None] = {}
         self._dirs: dict[str, str] = {}
 
     def file_digest(self, rel: str) -> str | None:
-        if rel not in self._files:
-            self._files[rel] = file_digest(self.root, rel)
-        return self._files[rel]
+        """The file's digest; from the memo while the file's stat is the one it was taken at."""
+        if rel in self._files:
+            return self._files[rel]
+        where = str(self.root / rel)
+        try:
+            st = os.stat(where)
+            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+        except OSError:
+            stat = ""
+        row = self.memo.rows.get(where)
+        if stat and row is not None and row[0] == stat and row[1] is not None:
+            found: str | None = str(row[1])
+        else:
+            found = file_digest(self.root, rel)
+            if stat and found is not None:
+                scan = row[2] if row is not None and row[0] == stat else None
+                self.memo.rows[where] = [stat, found, scan]
+                self.memo.changed.add(where)
+        self._files[rel] = found
+        return found
 
     def listing(self, rel: str) -> str:
         if rel not in self._dirs:
@@ -177,11 +198,18 @@ class ParseCache:
         found = {rel: self.lookup(key, checker) for rel, key in keys.items()}
         return {rel: outcome for rel, outcome in found.items() if outcome is not None}
 
-    def plan(self, context: object, candidates: list[str], first: list[str], root: Path) -> Plan:
+    def plan(
+        self,
+        context: object,
+        candidates: list[str],
+        first: list[str],
+        root: Path,
+        memo: FileMemo | None = None,
+    ) -> Plan:
         """The plan of a run whose shared inputs are `context`, parsing `first` (a subset of
         `candidates`, which may be looked up later)."""
         keys = entry_keys(context, candidates)
-        stored = self.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root))
+        stored = self.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root, memo))
         return Plan(keys, stored, [rel for rel in first if rel not in stored])
 
     def store(self, keys: dict[str, str], parsed: list[tuple[str, Any]]) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_digest, listing_digest
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import IngestConfig
+from parsers.filememo import FileMemo
 from parsers.files import REFUSED, Skip
 from parsers.licenses import LICENSE_FILE_NAMES
 from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool
@@ -185,17 +186,18 @@ def ingest_directory(
     stored parse (in the cache at `cache_path`; None: no cache) does not hold. Headers that
     define an entry count only when no entry file includes them (their entries then belong to
     the including file)."""
-    scan = scan_repository(root, config)
+    memo = FileMemo(cache_path.with_name("files.sqlite") if cache_path else None).load()
+    scan = scan_repository(root, config, memo)
     # Everything every entry's outcome depends on besides the files its parse reads.
     shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
     context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
     cache = ParseCache(cache_path)
-    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root)
+    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root, memo)
     job = Job(_init_worker, (root, scan.files, source, config), _parse_file, ("parsers.ingest",))
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
         parsed = pool.run(plan.to_parse, progress, _units_in)
-        return _gather(root, scan, source, plan, parsed, pool, cache)
+        return _gather(root, scan, source, plan, parsed, pool, cache, memo)
 
 
 def _gather(
@@ -206,6 +208,7 @@ def _gather(
     parsed: list[Outcome],
     pool: WorkerPool,
     cache: ParseCache,
+    memo: FileMemo,
 ) -> IngestResult:
     """The result of a run from the stored outcomes and the parsed ones; the parsed ones are
     stored. A header a source file reaches but whose units did not claim it (that file failed or
@@ -221,7 +224,7 @@ def _gather(
         and posixpath.join(source.path_prefix, h) not in included
     ]
     if unclaimed:
-        late = cache.lookup_all({rel: keys[rel] for rel in unclaimed}, DepChecker(root))
+        late = cache.lookup_all({rel: keys[rel] for rel in unclaimed}, DepChecker(root, memo))
         more = pool.run([rel for rel in unclaimed if rel not in late])
         stored, parsed = stored | late, parsed + more
         outcomes += [o for rel in late for o in late[rel]] + _flatten(more)
@@ -240,6 +243,7 @@ def _gather(
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
     cache.store(keys, parsed)
+    memo.save()
     return result
 
 

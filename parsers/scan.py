@@ -8,12 +8,15 @@ on its own only when no entry source file reaches it through its includes.
 
 from __future__ import annotations
 
+import os
+import pickle
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
+from parsers.filememo import FileMemo
 from parsers.files import Skip, iter_source_files, read_source
 from schemas.ascendc import INCLUDE_RE
 from schemas.ascendc.includes import RepoIndex
@@ -71,24 +74,48 @@ def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str
     return seen
 
 
-def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
+def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = None) -> RepoScan:
+    """The repository's files and what to parse. A file whose stat `memo` knows is not read
+    again: its entry count and includes come from the memo. (The loop calls no helper of this
+    module: the walk already alternates with files.py once per file.)"""
     files: list[str] = []
     entry_files: list[str] = []
     skipped: list[Skip] = []
     includes: Includes = {}
     max_bytes = int(config.max_file_mb * 1e6)
+    rows = memo.rows if memo is not None else None
     for item in iter_source_files(root, config.exclude_dirs):
         if isinstance(item, Skip):
             skipped.append(item)
             continue
         rel = item.relative_to(root).as_posix()
-        text = read_source(item, root, max_bytes)
-        if isinstance(text, Skip):
-            skipped.append(text)
-            continue
-        # (inline, not a helper: the walk alternates with files.py once per file already)
-        maybe_entry = rel.endswith(ENTRY_SUFFIXES) and ("__global__" in text or "CATLASS_GLOBAL" in text)
-        entries = len(_ENTRY_RE.findall(text)) if maybe_entry else 0
+        known, stat, where = None, "", str(item)
+        if rows is not None:
+            try:
+                st = os.stat(item)
+                stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+            except OSError:
+                stat = ""
+            row = rows.get(where)
+            fits = stat and int(stat.split(":", 1)[0]) <= max_bytes
+            if fits and row is not None and row[0] == stat and row[2] is not None:
+                known = pickle.loads(row[2])  # type: ignore[arg-type]
+        if known is not None:
+            entries, spelt = known
+        else:
+            text = read_source(item, root, max_bytes)
+            if isinstance(text, Skip):
+                skipped.append(text)
+                continue
+            maybe_entry = rel.endswith(ENTRY_SUFFIXES) and ("__global__" in text or "CATLASS_GLOBAL" in text)
+            entries = len(_ENTRY_RE.findall(text)) if maybe_entry else 0
+            spelt = []
+            if "include" in text:
+                for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
+                    spelt.append((m.group(2).strip(), m.group(1) == "<"))
+            if rows is not None and memo is not None and stat:
+                rows[where] = [stat, None, pickle.dumps((entries, spelt))]
+                memo.changed.add(where)
         if config.max_units_per_file and entries > config.max_units_per_file:
             limit = config.max_units_per_file
             skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
@@ -96,10 +123,8 @@ def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
         files.append(rel)
         if entries:
             entry_files.append(rel)
-        if "include" in text:
-            spelt = includes[rel] = []
-            for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
-                spelt.append((m.group(2).strip(), m.group(1) == "<"))
+        if spelt:
+            includes[rel] = spelt
     index = RepoIndex.build(files)
     candidates = _promote_header_includers(entry_files, includes, index)
     sources = [r for r in candidates if not r.endswith(HEADER_SUFFIXES)]

@@ -152,3 +152,16 @@ def test_ingest_shows_progress_on_a_terminal_and_nothing_on_a_pipe(repo: Path, t
     assert "parsing" in err and "3/3" in err and "3 units" in err  # files parsed / total, units
     done = run_curate("ingest", str(repo), "-w", str(tmp_path / "b"), "--jobs", "1")
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_an_edit_that_keeps_the_size_is_seen_and_unchanged_files_are_not_read_again(
+    repo: Path, tmp_path: Path
+):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert (ws.parse_cache.parent / "files.sqlite").is_file()  # stats and digests of the files read
+    header = repo / "mul/op_kernel/mul_util.h"
+    header.write_text(header.read_text().replace("MulStep", "MulStop"))  # same size, new content
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    assert "MulStop" in units(ws)["mul"].code
