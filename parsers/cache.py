@@ -80,6 +80,18 @@ class Deps:
 
     reads: dict[str, str | None] = field(default_factory=dict)
     listings: dict[str, str] = field(default_factory=dict)
+    # file -> its stat, taken before the read that gave its digest (for the file memo: an edit
+    # between the two changes the stat again, so a stale digest is never taken for the new one)
+    stats: dict[str, str] = field(default_factory=dict)
+
+
+def stat_of(path: str) -> str:
+    """The stat a memo row is valid for ("" when there is none): size, mtime, inode, ctime."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
 
 
 def listing_digest(names: Iterable[str]) -> str:
@@ -99,12 +111,8 @@ class DepChecker:
         """The file's digest; from the memo while the file's stat is the one it was taken at."""
         if rel in self._files:
             return self._files[rel]
-        where = str(self.root / rel)
-        try:
-            st = os.stat(where)
-            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
-        except OSError:
-            stat = ""
+        where = os.path.join(self.root, rel)
+        stat = stat_of(where)
         row = self.memo.rows.get(where)
         if stat and row is not None and row[0] == stat and row[1] is not None:
             found: str | None = str(row[1])
@@ -212,8 +220,17 @@ class ParseCache:
         stored = self.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root, memo))
         return Plan(keys, stored, [rel for rel in first if rel not in stored])
 
-    def store(self, keys: dict[str, str], parsed: list[tuple[str, Any]]) -> None:
-        """Store, in one transaction, each worker result that carries its dependencies."""
+    def store(self, keys: dict[str, str], parsed: list[tuple[str, Any]], root: Path, memo: FileMemo) -> None:
+        """Store, in one transaction, each worker result that carries its dependencies; the
+        digests the workers took go to the file memo, so the next run's check reads no file."""
+        for _, r in parsed:
+            deps = r.deps if isinstance(r, ParsedFile) else None
+            for rel, stat in deps.stats.items() if deps is not None else ():
+                where, found = os.path.join(root, rel), deps.reads.get(rel)  # type: ignore[union-attr]
+                row = memo.rows.get(where)
+                if stat and found is not None and (row is None or row[0] != stat or row[1] is None):
+                    memo.rows[where] = [stat, found, row[2] if row is not None and row[0] == stat else None]
+                    memo.changed.add(where)
         db = self._connect()
         rows = [
             (keys[rel], zlib.compress(pickle.dumps(r.deps), 1), zlib.compress(pickle.dumps(r.outcomes), 1))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_digest, listing_digest
+from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_digest, listing_digest, stat_of
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import IngestConfig
 from parsers.filememo import FileMemo
@@ -53,6 +53,7 @@ class _RecordingContext(RepoContext):
 
     deps: Deps = field(default_factory=Deps)
     digests: dict[str, str | None] = field(default_factory=dict)
+    stats: dict[str, str] = field(default_factory=dict)
 
     def begin(self) -> None:
         self.deps = Deps()
@@ -60,8 +61,10 @@ class _RecordingContext(RepoContext):
 
     def note(self, rel: str) -> None:
         if rel not in self.digests:
+            self.stats[rel] = stat_of(os.path.join(self.root, rel))  # before the read
             self.digests[rel] = file_digest(self.root, rel)
         self.deps.reads[rel] = self.digests[rel]
+        self.deps.stats[rel] = self.stats[rel]
 
     def read(self, rel: str) -> str | None:
         self.note(rel)
@@ -242,7 +245,7 @@ def _gather(
     result.units, result.skipped = keep_recordable(result.units, result.skipped)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
-    cache.store(keys, parsed)
+    cache.store(keys, parsed, root, memo)
     memo.save()
     return result
 
