@@ -231,6 +231,10 @@ def _gather(
         more = pool.run([rel for rel in unclaimed if rel not in late])
         stored, parsed = stored | late, parsed + more
         outcomes += [o for rel in late for o in late[rel]] + _flatten(more)
+    # Units whose row no column can hold become skips with the reason (one bad value never loses
+    # the run). Only fresh units are checked: a file is stored only when all its units fit.
+    fresh = [u for _, out in _flatten(parsed) if isinstance(out, list) for u in out]
+    unfit = {id(u): why for u, why in recordable(KernelUnit, fresh)[1]} if fresh else {}
     result = IngestResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
     result.parsed, result.reused = len(parsed), len(stored)
     named: set[tuple[str, str]] = set()  # a refused file read by several entries is named once
@@ -241,17 +245,20 @@ def _gather(
                 result.skipped.append(out)
         elif out:
             result.entry_files += 1
-            result.units.extend(out)
-    result.units, result.skipped = keep_recordable(result.units, result.skipped)
+            for u in out:
+                if id(u) in unfit:
+                    result.skipped.append(
+                        Skip(u.path, f"unrecordable unit ({u.kernel_name}: {unfit[id(u)]})")
+                    )
+                else:
+                    result.units.append(u)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
-    cache.store(keys, parsed, root, memo)
+    fit = [
+        (rel, r)
+        for rel, r in parsed
+        if not any(id(u) in unfit for _, o in _flatten([(rel, r)]) if isinstance(o, list) for u in o)
+    ]
+    cache.store(keys, fit, root, memo)
     memo.save()
     return result
-
-
-def keep_recordable(units: list[KernelUnit], skipped: list[Skip]) -> tuple[list[KernelUnit], list[Skip]]:
-    """Units whose row fits the table schema; the others become skips with the reason, so one
-    value that no column can hold never loses the run."""
-    good, bad = recordable(KernelUnit, units)
-    return good, skipped + [Skip(u.path, f"unrecordable unit ({u.kernel_name}: {why})") for u, why in bad]
