@@ -1,10 +1,17 @@
-"""Ingest throughput against bare libclang parsing of the same files, in one run.
+"""Ingest throughput against bare libclang parsing of the same files, and re-ingest with the
+parse cache, in one run.
 
     python benchmarks/bench_ingest.py REPO_DIR [--jobs N] [--runs 3]
 
-Prints, per run and as medians: the ingest wall time, files/s, units/s, peak memory, and the
-wall time of a bare libclang parse (`-x c++ -std=c++17`, no prelude, no stubs) of the same entry
-files with the same number of processes, and the ratio ingest / bare. Not a test.
+The repository is copied to a temporary directory first (one of its entry files is edited by the
+third measurement). Prints, per run and as medians:
+- the first ingest's wall time (an empty parse cache, which it fills), files/s, units/s;
+- the wall time of a bare libclang parse (`-x c++ -std=c++17`, no prelude, no stubs) of the same
+  entry files with the same number of processes, and the ratio ingest / bare;
+- a re-ingest of the unchanged copy, and one after a comment is added to one operator's entry
+  file, each as a fraction of the first ingest, with the entry files parsed and reused;
+- the peak resident memory of this process and of the largest worker.
+Not a test.
 """
 
 from __future__ import annotations
@@ -12,8 +19,10 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -23,7 +32,8 @@ import clang.cindex as ci
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parsers.config import IngestConfig
-from parsers.ingest import ingest_directory, scan_repository
+from parsers.ingest import IngestResult, ingest_directory
+from parsers.scan import scan_repository
 from parsers.units import SourceInfo
 
 _INDEX: ci.Index | None = None
@@ -47,10 +57,17 @@ def bare_parse_seconds(root: Path, rels: list[str], jobs: int) -> float:
     return time.perf_counter() - start
 
 
-def peak_rss_mb() -> float:
+def peak_rss_mb() -> tuple[float, float]:
+    """(this process, the largest child) peak resident memory in MB."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(own, children) / 1024
+    return own / 1024, children / 1024
+
+
+def timed_ingest(root: Path, config: IngestConfig, cache: Path) -> tuple[float, IngestResult]:
+    start = time.perf_counter()
+    result = ingest_directory(root, SourceInfo("bench", "", "", ""), config, cache_path=cache)
+    return time.perf_counter() - start, result
 
 
 def main() -> None:
@@ -60,25 +77,40 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     config = IngestConfig(jobs=args.jobs)
-    candidates = scan_repository(args.repo, config).candidates
-    rows = []
-    for run in range(1, args.runs + 1):
-        start = time.perf_counter()
-        result = ingest_directory(args.repo, SourceInfo("bench", "", "", ""), config)
-        ingest_s = time.perf_counter() - start
-        bare_s = bare_parse_seconds(args.repo, candidates, args.jobs)
-        rows.append((ingest_s, bare_s))
-        print(
-            f"run {run}: ingest {ingest_s:.2f} s ({result.files_seen / ingest_s:.0f} files/s, "
-            f"{len(result.units) / ingest_s:.1f} units/s, {len(result.units)} units from {result.files_seen} files), "
-            f"bare libclang {bare_s:.2f} s over {len(candidates)} entry files, ratio {ingest_s / bare_s:.2f}"
-        )
-    ingest_med = statistics.median(r[0] for r in rows)
-    bare_med = statistics.median(r[1] for r in rows)
-    ratio_med = statistics.median(r[0] / r[1] for r in rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / args.repo.resolve().name
+        shutil.copytree(args.repo, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        scan = scan_repository(repo, config)
+        parsed_files = scan.candidates  # every file with an entry (as the bench has always parsed)
+        edited = repo / scan.sources[len(scan.sources) // 2]
+        rows = []
+        for run in range(1, args.runs + 1):
+            cache = Path(tmp) / f"parse-{run}.sqlite"
+            first_s, result = timed_ingest(repo, config, cache)
+            bare_s = bare_parse_seconds(repo, parsed_files, args.jobs)
+            same_s, same = timed_ingest(repo, config, cache)
+            edited.write_text(edited.read_text() + f"\n// edited by bench_ingest, run {run}\n")
+            one_s, one = timed_ingest(repo, config, cache)
+            rows.append((first_s, bare_s, same_s, one_s))
+            n = len(result.units)
+            print(
+                f"run {run}: ingest {first_s:.2f} s ({result.files_seen / first_s:.0f} files/s, "
+                f"{n / first_s:.1f} units/s, {n} units from {result.files_seen} files, {result.parsed} parsed), "
+                f"bare libclang {bare_s:.2f} s over {len(parsed_files)} entry files, ratio {first_s / bare_s:.2f}; "
+                f"re-ingest unchanged {same_s:.2f} s ({same_s / first_s:.1%}, {same.parsed} parsed, "
+                f"{same.reused} reused), one file edited {one_s:.2f} s ({one_s / first_s:.1%}, "
+                f"{one.parsed} parsed)",
+                flush=True,
+            )
+    med = [statistics.median(r[i] for r in rows) for i in range(4)]
+    ratio = statistics.median(r[0] / r[1] for r in rows)
+    same_f = statistics.median(r[2] / r[0] for r in rows)
+    one_f = statistics.median(r[3] / r[0] for r in rows)
+    own, worker = peak_rss_mb()
     print(
-        f"median over {args.runs} runs, {args.jobs} processes: ingest {ingest_med:.2f} s, "
-        f"bare libclang {bare_med:.2f} s, ratio {ratio_med:.2f}; peak memory {peak_rss_mb():.0f} MB"
+        f"median over {args.runs} runs, {args.jobs} processes: ingest {med[0]:.2f} s, bare libclang "
+        f"{med[1]:.2f} s, ratio {ratio:.2f}; re-ingest unchanged {med[2]:.2f} s ({same_f:.1%}), one file "
+        f"edited {med[3]:.2f} s ({one_f:.1%}); peak memory {own:.0f} MB (command), {worker:.0f} MB (largest worker)"
     )
 
 

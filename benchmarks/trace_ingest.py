@@ -6,6 +6,9 @@ library and third-party packages are not stays of the request. The parser worker
 their own processes: what is traced is the request's own path, not each file's parse.
 
     python benchmarks/trace_ingest.py [SOURCE]   (default: examples/corpus)
+
+A call made from a comprehension counts as a stay of its file (Python 3.11 runs a comprehension
+as a function), so the request's path is written with that in mind where it matters.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ declare theirs), and the workspace runs it the same way.
    declaration does not name in `writes`;
 4. `record(config, summary)` is the typed run (`schemas.runs`) appended to meta.json.
 
+The next step of the contract (ingest takes it first): `run` returns `Outputs`: the summary,
+the rows of each table it writes, its reports and its typed run. `execute` then writes them
+(the tables through the same declared-`writes` check) and records the run, so the stage body
+reads its inputs and computes, and never goes back and forth with the workspace.
+
 Stages that touch no workspace (audit, check-kernel, doctor) have no declaration: they are
 functions from their arguments to a summary. The CLI options of a stage come from its config
 dataclass (`curate.options`), so a command module only prints the summary.
@@ -21,7 +26,8 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from curate.errors import UserError
@@ -34,6 +40,29 @@ S = TypeVar("S")
 
 # The tables the running stage declared it writes (None outside a stage: tests, tools).
 WRITING: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("writing", default=None)
+
+
+@dataclass(slots=True)
+class TableRows:
+    """Rows for one declared table: the whole table, or (`key` and `value` given) the rows whose
+    `key` is `value` (one source's rows), the table's other rows kept."""
+
+    table: str
+    cls: type[Any]
+    rows: list[Any]
+    key: str | None = None
+    value: str | None = None
+
+
+@dataclass(slots=True)
+class Outputs(Generic[S]):
+    """What a stage's `run` hands back for `Stage.execute` to write and record."""
+
+    summary: S
+    tables: list[TableRows] = field(default_factory=list)
+    reports: dict[str, Any] = field(default_factory=dict)  # file name under reports/ -> JSON value
+    run: StageRun | None = None  # the typed run for meta.json (instead of `Stage.record`)
+    written: dict[str, Path] = field(default_factory=dict)  # set by execute: table or report -> path
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +95,15 @@ class Stage(Generic[S]):
             token = WRITING.set(self.writes)  # what Workspace.write_table lets this stage write
             try:
                 summary = self.run(ws, config, *args, **kwargs)
+                if isinstance(summary, Outputs):
+                    summary.written = ws.write_outputs(summary.tables, summary.reports)
             finally:
                 WRITING.reset(token)
-            run = self.record(config, summary) if self.record is not None else None
+            run: StageRun | None
+            if isinstance(summary, Outputs) and summary.run is not None:
+                run = summary.run
+            else:
+                run = self.record(config, summary) if self.record is not None else None
             if run is not None:
                 ws.record_run(run)
         return summary

@@ -13,14 +13,14 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from curate import __version__
 from curate.errors import UserError
-from curate.stage import WRITING
+from curate.stage import WRITING, TableRows
 from schemas import SCHEMA_VERSION
 from schemas.runs import StageRun, run_from_json
 
@@ -33,6 +33,12 @@ DEFAULT_WORKSPACE = Path("curate-workspace")
 @dataclass(frozen=True)
 class Workspace:
     root: Path
+    # The ingest's store of parsed entry files (parsers/cache.py); a plain attribute, read
+    # inside a stage's run without a call back into the workspace.
+    parse_cache: Path = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parse_cache", self.root / "cache" / "parse.sqlite")
 
     @property
     def units(self) -> Path:
@@ -147,6 +153,23 @@ class Workspace:
         merged = kept + rows
         merged.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
         return self.write_table(name, cls, merged)
+
+    def write_outputs(self, tables: list[TableRows], reports: dict[str, Any]) -> dict[str, Path]:
+        """Write what a stage's run handed back (`curate.stage.Outputs`): each table atomically
+        (one source's rows replaced when the rows name a key), each report as JSON under
+        reports/. Returns where each went, by table name and report file name."""
+        from schemas.tables import write_text_atomic
+
+        written: dict[str, Path] = {}
+        for t in tables:
+            if t.key is not None and t.value is not None:
+                written[t.table] = self.replace_rows(t.table, t.cls, t.key, t.value, t.rows)
+            else:
+                written[t.table] = self.write_table(t.table, t.cls, t.rows)
+        for name, report in reports.items():
+            written[name] = self.reports / name
+            write_text_atomic(written[name], json.dumps(report, indent=2) + "\n")
+        return written
 
     def write_ingest_report(self, source: str, report: dict[str, Any]) -> Path:
         from schemas.tables import write_text_atomic

@@ -124,7 +124,7 @@ def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts
             if _is_global(child):
                 facts.entries.append(_entry(child, rel, texts[rel]))
         elif kind in CLASS_KINDS and child.is_definition():
-            _class(child, facts)
+            _class(child, facts, _Source(location.file.name, texts[rel]))
 
 
 def _is_global(cursor: ci.Cursor) -> bool:
@@ -178,26 +178,71 @@ def _written_param_types(body: str, name: str, count: int) -> list[str]:
     return [re.sub(r"\s*\b\w+\s*(=.*)?$", "", p).strip() or p for p in pieces]
 
 
-def _template_params(cursor: ci.Cursor) -> list[Param]:
+class _Source:
+    """The text of the file a class is defined in, as clang names it, for reading declarations
+    from their extents (bytes: clang's offsets count bytes)."""
+
+    __slots__ = ("data", "name")
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name = name
+        self.data = text.encode("utf-8", "surrogatepass")
+
+
+# Tokens as clang spells them in a declaration: literals, identifiers and numbers, multi-character
+# punctuators, then any other single character.
+_TOKEN_RE = re.compile(
+    r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|[A-Za-z_]\w*|\.?\d[\w.']*|\.\.\.|::|->|<<=|>>=|<<|>>|&&|\|\||[^\s\w]"
+)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _tokens_from_text(cursor: ci.Cursor, source: _Source | None) -> list[str] | None:
+    """The declaration's tokens read from its file's text: the same as `get_tokens()` for a
+    declaration written in one file, at a fraction of the cost (libclang makes a Python object
+    per token); None when the extent is not plainly inside `source`."""
+    if source is None:
+        return None
+    extent = cursor.extent
+    start, end = extent.start, extent.end
+    if (
+        start.file is None
+        or end.file is None
+        or start.file.name != source.name
+        or end.file.name != source.name
+    ):
+        return None
+    if not 0 <= start.offset <= end.offset <= len(source.data):
+        return None
+    text = source.data[start.offset : end.offset].decode("utf-8", "replace")
+    tokens: list[str] = _TOKEN_RE.findall(_COMMENT_RE.sub(" ", text))
+    # A declaration a macro wrote does not spell its own name: libclang's tokens decide.
+    # A "field" that holds a call is a method clang could not read as one: libclang decides too.
+    return tokens if cursor.spelling in tokens and "(" not in tokens else None
+
+
+def _template_params(cursor: ci.Cursor, source: _Source | None = None) -> list[Param]:
     out = []
     for c in cursor.get_children():
         if c.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
             out.append(Param(c.spelling, "typename"))
         elif c.kind in TEMPLATE_PARAM_KINDS:
-            out.append(Param(c.spelling, _decl_type(c)))
+            out.append(Param(c.spelling, _decl_type(c, source)))
     return out
 
 
-def _decl_type(cursor: ci.Cursor) -> str:
+def _decl_type(cursor: ci.Cursor, source: _Source | None = None) -> str:
     """The declared type as written (`GM_ADDR`, not its expansion), from the declaration's tokens."""
-    tokens = [t.spelling for t in cursor.get_tokens()]
+    tokens = _tokens_from_text(cursor, source)
+    if tokens is None:
+        tokens = [t.spelling for t in cursor.get_tokens()]
     if cursor.spelling and cursor.spelling in tokens:
         tokens = tokens[: len(tokens) - 1 - tokens[::-1].index(cursor.spelling)]
     written = " ".join(tokens).replace(" :: ", "::").replace(" < ", "<").replace(" >", ">").replace(" *", "*")
     return written or cursor.type.spelling
 
 
-def _class(cursor: ci.Cursor, facts: ClangFacts) -> None:
+def _class(cursor: ci.Cursor, facts: ClangFacts, source: _Source) -> None:
     methods: list[str] = []
     fields: list[TilingField] = []
     for c in cursor.get_children():
@@ -207,9 +252,9 @@ def _class(cursor: ci.Cursor, facts: ClangFacts) -> None:
                 methods.append(c.spelling)
         elif c.kind == ci.CursorKind.FIELD_DECL:
             size = c.type.get_array_size()
-            element = c.type.get_array_element_type().spelling if size > 0 else _decl_type(c)
+            element = c.type.get_array_element_type().spelling if size > 0 else _decl_type(c, source)
             fields.append(TilingField(c.spelling, element, max(size, 0)))
     if methods:
-        facts.classes.append(KernelClass(cursor.spelling, methods, _template_params(cursor)))
+        facts.classes.append(KernelClass(cursor.spelling, methods, _template_params(cursor, source)))
     elif fields and cursor.spelling:
         facts.structs.setdefault(cursor.spelling, StructDef(cursor.spelling, fields))

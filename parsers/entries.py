@@ -31,33 +31,49 @@ _MACRO_ENTRY_USE_RE = re.compile(
     re.MULTILINE,
 )
 _HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
+Includes = dict[str, list[tuple[str, bool]]]  # file -> (name as spelt, angled) of each include
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntries:
+    """What one file's text says about entries: read once, kept by the walk's memo while the
+    file is unchanged."""
+
+    written: int  # entries written out (`__global__`, `CATLASS_GLOBAL`)
+    defines: tuple[tuple[str, str], ...]  # object-like macros it defines: (name, definition)
+    macro_uses: tuple[str, ...]  # capitalised words opening a void declaration
+
+    @classmethod
+    def read(cls, text: str, may_define: bool) -> FileEntries:
+        """The facts of `text`; a file that cannot define an entry contributes only its macros."""
+        defines = (
+            tuple((m.group(1), m.group(2)) for m in _DEFINE_RE.finditer(text)) if "define" in text else ()
+        )
+        if not may_define:
+            return cls(0, defines, ())
+        written = len(_LITERAL_ENTRY_RE.findall(text))
+        uses = tuple(sorted({m.group(1) for m in _MACRO_ENTRY_USE_RE.finditer(text)}))
+        return cls(written, defines, uses)
 
 
 @dataclass(slots=True)
 class EntryScan:
-    """What the repository walk learns about entries, one file at a time (`count`), and the
+    """What the repository walk learns about entries, one file at a time (`add`), and the
     files it adds once every file was seen (`more_candidates`)."""
 
     entry_macros: dict[str, str] = field(default_factory=dict)  # macro -> its definition text
-    macro_uses: dict[str, set[str]] = field(
-        default_factory=dict
-    )  # file -> capitalised words opening a void decl
+    macro_uses: dict[str, set[str]] = field(default_factory=dict)  # file -> words opening a void decl
     entry_files: set[str] = field(default_factory=set)  # files whose own text has an entry
 
-    def count(self, rel: str, text: str, may_define: bool) -> int:
-        """Entries written out in `text` (0 for a file that cannot define one); records the macros
-        it defines and the macro-opened declarations it makes."""
-        for m in _DEFINE_RE.finditer(text):
-            self.entry_macros.setdefault(m.group(1), m.group(2))
-        if not may_define:
-            return 0
-        written = len(_LITERAL_ENTRY_RE.findall(text))
-        if written:
+    def add(self, rel: str, facts: FileEntries) -> int:
+        """Records one file's facts; returns the entries it writes out."""
+        for name, body in facts.defines:
+            self.entry_macros.setdefault(name, body)
+        if facts.written:
             self.entry_files.add(rel)
-        uses = {m.group(1) for m in _MACRO_ENTRY_USE_RE.finditer(text)}
-        if uses:
-            self.macro_uses[rel] = uses
-        return written
+        if facts.macro_uses:
+            self.macro_uses[rel] = set(facts.macro_uses)
+        return facts.written
 
     def global_macros(self) -> set[str]:
         """Macros that expand to a kernel entry's qualifiers, directly or through one another."""
@@ -72,18 +88,14 @@ class EntryScan:
                 return found
             found |= more
 
-    def more_candidates(
-        self, index: RepoIndex, includes: dict[str, list[tuple[str, str, bool]]]
-    ) -> list[str]:
+    def more_candidates(self, index: RepoIndex, includes: Includes) -> list[str]:
         """Files to parse that their own text does not show to be entry files: declarations opened
         by a repository macro, and sources instantiating a template library's entry."""
         macros = self.global_macros()
         by_macro = sorted(rel for rel, uses in self.macro_uses.items() if uses & macros)
         return list(dict.fromkeys([*by_macro, *self._library_instantiations(index, includes)]))
 
-    def _library_instantiations(
-        self, index: RepoIndex, includes: dict[str, list[tuple[str, str, bool]]]
-    ) -> list[str]:
+    def _library_instantiations(self, index: RepoIndex, includes: Includes) -> list[str]:
         """Sources outside the tests that reach, through their includes, a header of a library
         include tree (`include/<lib>/...`) defining an entry."""
         library_entries = {
@@ -92,8 +104,8 @@ class EntryScan:
         if not library_entries:
             return []
         includers: dict[str, set[str]] = {}  # target -> files including it
-        for edges in includes.values():
-            for includer, name, angled in edges:
+        for includer, names in includes.items():
+            for name, angled in names:
                 target = index.resolve(name, includer, angled)
                 if target is not None:
                     includers.setdefault(target, set()).add(includer)

@@ -1,31 +1,35 @@
-"""Ingesting a repository: walk it, find the kernel entry files, parse them in parallel.
+"""Ingesting a repository: walk it, find the kernel entry files, parse them in parallel, once.
 
-The walk reads every source file once (to find entries and to index includes); only files
-that define a `__global__` kernel are parsed. Parsing runs over worker processes (parsers/pool.py),
-each with its own libclang index, one file at a time under time and memory limits. A file that
-fails for any reason (a parser error, a crash, a limit) becomes a counted skip, never a crash.
+The walk (parsers/scan.py) reads every source file once, to find entries and to follow includes;
+only files that define a `__global__` kernel are parsed. An entry file whose stored parse still
+holds (parsers/cache.py: same parser, same options, same file list, and every file it read
+unchanged) is not parsed again. The others are parsed over worker processes
+(parsers/pool.py), each with its own libclang index, one file at a time under time and memory
+limits. A file that fails for any reason (a parser error, a crash, a limit) becomes a counted
+skip, never a crash.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_digest, listing_digest, stat_of
 from parsers.clang_frontend import UnparsableFile
-from parsers.config import ENTRY_SUFFIXES, IngestConfig
-from parsers.entries import EntryScan
-from parsers.files import REFUSED, Skip, iter_source_files, read_source
-from parsers.pool import Job, Limits, Progress, WorkerPool
-from parsers.units import RepoContext, SourceInfo, units_for_entry_file
+from parsers.config import IngestConfig
+from parsers.filememo import FileMemo
+from parsers.files import REFUSED, Skip
+from parsers.licenses import LICENSE_FILE_NAMES
+from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool
+from parsers.scan import HEADER_SUFFIXES, RepoScan, scan_repository
+from parsers.units import DEFAULT_DEFINES, RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit, recordable
-from schemas.ascendc import INCLUDE_RE
 from schemas.ascendc.includes import RepoIndex
 
-_ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
-_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
+__all__ = ["IngestResult", "RepoScan", "ingest_directory", "parse_entry_files", "scan_repository"]
 
 
 @dataclass
@@ -34,81 +38,62 @@ class IngestResult:
     files_seen: int = 0
     entry_files: int = 0
     skipped: list[Skip] = field(default_factory=list)
-
-    @property
-    def partial(self) -> int:
-        return sum(1 for u in self.units if u.parse_status == "partial")
-
-
-@dataclass(slots=True)
-class RepoScan:
-    files: list[str]
-    candidates: list[str]  # files to parse for entries
-    skipped: list[Skip]
-
-
-def _promote_header_includers(
-    candidates: list[str], includes: dict[str, list[tuple[str, str, bool]]], index: RepoIndex
-) -> list[str]:
-    """A header that defines an entry is parsed through the source file that includes it
-    (`op_kernel/x_apt.cpp` including `arch35/x.h`), so the unit's path is the entry file's."""
-    out: list[str] = []
-    for rel in candidates:
-        if not rel.endswith(_HEADER_SUFFIXES):
-            out.append(rel)
-            continue
-        includers = [
-            includer
-            for includer, name, angled in includes.get(posixpath.basename(rel), [])
-            if not includer.endswith(_HEADER_SUFFIXES) and index.resolve(name, includer, angled) == rel
-        ]
-        out += includers or [rel]
-    return list(dict.fromkeys(out))
-
-
-def scan_repository(root: Path, config: IngestConfig) -> RepoScan:
-    files: list[str] = []
-    candidates: list[str] = []
-    skipped: list[Skip] = []
-    includes: dict[str, list[tuple[str, str, bool]]] = {}  # basename -> (includer, name, angled)
-    max_bytes = int(config.max_file_mb * 1e6)
-    entry_scan = EntryScan()  # entries written out, through a repository macro, or from a library
-    for item in iter_source_files(root, config.exclude_dirs):
-        if isinstance(item, Skip):
-            skipped.append(item)
-            continue
-        rel = item.relative_to(root).as_posix()
-        text = read_source(item, root, max_bytes)
-        if isinstance(text, Skip):
-            skipped.append(text)
-            continue
-        entries = entry_scan.count(rel, text, rel.endswith(ENTRY_SUFFIXES))
-        if config.max_units_per_file and entries > config.max_units_per_file:
-            limit = config.max_units_per_file
-            skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
-            continue
-        files.append(rel)
-        if entries:
-            candidates.append(rel)
-        for m in INCLUDE_RE.finditer(text):
-            name = m.group(2).strip()
-            includes.setdefault(posixpath.basename(name), []).append((rel, name, m.group(1) == "<"))
-    index = RepoIndex.build(files)
-    candidates = _promote_header_includers(
-        candidates + entry_scan.more_candidates(index, includes), includes, index
-    )
-    return RepoScan(files, candidates, skipped)
+    partial: int = 0  # units whose parse had errors
+    parsed: int = 0  # entry files parsed by libclang in this run
+    reused: int = 0  # entry files whose stored parse still held (parsers/cache.py)
 
 
 # ---- worker side -------------------------------------------------------------------------
 
-_CONTEXT: RepoContext | None = None
+
+@dataclass
+class _RecordingContext(RepoContext):
+    """The repository as a worker reads it, noting what each entry file's parse read (the
+    dependencies its stored outcome is checked against)."""
+
+    deps: Deps = field(default_factory=Deps)
+    digests: dict[str, str | None] = field(default_factory=dict)
+    stats: dict[str, str] = field(default_factory=dict)
+
+    def begin(self) -> None:
+        self.deps = Deps()
+        self.docs = None  # the finder remembers folders: a fresh one per entry notes its reads
+
+    def note(self, rel: str) -> None:
+        if rel not in self.digests:
+            self.stats[rel] = stat_of(os.path.join(self.root, rel))  # before the read
+            self.digests[rel] = file_digest(self.root, rel)
+        self.deps.reads[rel] = self.digests[rel]
+        self.deps.stats[rel] = self.stats[rel]
+
+    def read(self, rel: str) -> str | None:
+        self.note(rel)
+        return super().read(rel)
+
+    def list_dir(self, rel: str) -> list[str]:
+        names = super().list_dir(rel)
+        self.deps.listings[rel] = listing_digest(names)
+        return names
+
+    def note_licence_files(self, rel: str) -> None:
+        """The licence files a unit's licence may come from: at or above its folder (read by
+        `LicenseFiles` itself, which remembers folders across entries)."""
+        folder = posixpath.dirname(rel)
+        while True:
+            for name in LICENSE_FILE_NAMES:
+                self.note(posixpath.join(folder, name))
+            if not folder:
+                return
+            folder = posixpath.dirname(folder)
+
+
+_CONTEXT: _RecordingContext | None = None
 _MAX_UNITS = 0
 
 
 def _init_worker(root: Path, files: list[str], source: SourceInfo, config: IngestConfig) -> None:
     global _CONTEXT, _MAX_UNITS
-    _CONTEXT = RepoContext(
+    _CONTEXT = _RecordingContext(
         root=root,
         index=RepoIndex.build(files),
         source=source,
@@ -118,25 +103,34 @@ def _init_worker(root: Path, files: list[str], source: SourceInfo, config: Inges
     _MAX_UNITS = config.max_units_per_file
 
 
-def _parse_file(rel: str) -> list[tuple[str, list[KernelUnit] | Skip]]:
+def _parse_file(rel: str) -> ParsedFile:
     """The units of one entry file (or why it is skipped), then the files its reads refused
-    (a link leaving the repository, a FIFO), each named as a skip."""
-    assert _CONTEXT is not None, "worker not initialised"
+    (a link leaving the repository, a FIFO), each named as a skip; with what the parse read
+    when the outcome is units (a skip is not stored: the next run tries the file again)."""
+    ctx = _CONTEXT
+    assert ctx is not None, "worker not initialised"
+    ctx.begin()
     out: list[tuple[str, list[KernelUnit] | Skip]] = []
+    deps: Deps | None = None
     try:
-        units = units_for_entry_file(rel, _CONTEXT)
+        units = units_for_entry_file(rel, ctx)
         if _MAX_UNITS and len(units) > _MAX_UNITS:
             out.append(
                 (rel, Skip(rel, f"too many kernel units ({len(units)} > {_MAX_UNITS} per file limit)"))
             )
         else:
             out.append((rel, units))
+            ctx.note_licence_files(rel)
+            deps = ctx.deps
     except UnparsableFile as exc:
         out.append((rel, Skip(rel, str(exc))))
     except Exception as exc:  # a bad file must never stop the ingest
         out.append((rel, Skip(rel, f"parser error: {type(exc).__name__}: {exc}")))
     out += [(skip.path, skip) for skip in REFUSED.drain()]
-    return out
+    return ParsedFile(out, deps)
+
+
+# ---- command side ------------------------------------------------------------------------
 
 
 def parse_job(root: Path, files: list[str], source: SourceInfo, config: IngestConfig) -> Job:
@@ -149,6 +143,20 @@ def parser_pool(root: Path, scan: RepoScan, source: SourceInfo, config: IngestCo
     jobs = config.jobs or os.cpu_count() or 1
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     return WorkerPool(parse_job(root, scan.files, source, config), limits, jobs)
+
+
+def _units_in(result: Any) -> int:
+    """The units a worker result holds (for the progress line)."""
+    return (
+        sum(len(o) for _, o in result.outcomes if isinstance(o, list))
+        if isinstance(result, ParsedFile)
+        else 0
+    )
+
+
+def _flatten(results: list[Outcome]) -> list[tuple[str, Any]]:
+    """(path, units or Skip) of each worker result; a worker that died on a file gave a Skip."""
+    return [o for rel, r in results for o in (r.outcomes if isinstance(r, ParsedFile) else [(rel, r)])]
 
 
 def parse_entry_files(
@@ -167,24 +175,68 @@ def parse_entry_files(
     if pool is None:
         with parser_pool(root, scan, source, config) as own:
             return parse_entry_files(rels, root, scan, source, config, progress, own)
-    return pool.run(rels, progress)
+    return _flatten(pool.run(rels, progress, _units_in))
 
 
 def ingest_directory(
-    root: Path, source: SourceInfo, config: IngestConfig, progress: Progress | None = None
+    root: Path,
+    source: SourceInfo,
+    config: IngestConfig,
+    progress: Progress | None = None,
+    cache_path: Path | None = None,
 ) -> IngestResult:
-    """All kernel units under `root`. Headers that define an entry count only when no parsed
-    entry file already includes them (their entries then belong to the including file)."""
-    scan = scan_repository(root, config)
+    """All kernel units under `root`, in one pass of the parser pool over the entry files whose
+    stored parse (in the cache at `cache_path`; None: no cache) does not hold. Headers that
+    define an entry count only when no entry file includes them (their entries then belong to
+    the including file)."""
+    memo = FileMemo(cache_path.with_name("files.sqlite") if cache_path else None).load()
+    scan = scan_repository(root, config, memo)
+    # Everything every entry's outcome depends on besides the files its parse reads.
+    shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
+    context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
+    cache = ParseCache(cache_path)
+    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root, memo)
+    job = Job(_init_worker, (root, scan.files, source, config), _parse_file, ("parsers.ingest",))
+    limits = Limits(config.file_timeout_s, config.worker_memory_mb)
+    with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
+        parsed = pool.run(plan.to_parse, progress, _units_in)
+        return _gather(root, scan, source, plan, parsed, pool, cache, memo)
+
+
+def _gather(
+    root: Path,
+    scan: RepoScan,
+    source: SourceInfo,
+    plan: Plan,
+    parsed: list[Outcome],
+    pool: WorkerPool,
+    cache: ParseCache,
+    memo: FileMemo,
+) -> IngestResult:
+    """The result of a run from the stored outcomes and the parsed ones; the parsed ones are
+    stored. A header a source file reaches but whose units did not claim it (that file failed or
+    held no entry after all) is parsed on its own, as it would have been alone."""
+    stored, keys = plan.stored, plan.keys
+    outcomes = [o for rel in stored for o in stored[rel]] + _flatten(parsed)
+    included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
+    unclaimed = [
+        h
+        for h in scan.candidates
+        if h in scan.reached
+        and h.endswith(HEADER_SUFFIXES)
+        and posixpath.join(source.path_prefix, h) not in included
+    ]
+    if unclaimed:
+        late = cache.lookup_all({rel: keys[rel] for rel in unclaimed}, DepChecker(root, memo))
+        more = pool.run([rel for rel in unclaimed if rel not in late])
+        stored, parsed = stored | late, parsed + more
+        outcomes += [o for rel in late for o in late[rel]] + _flatten(more)
+    # Units whose row no column can hold become skips with the reason (one bad value never loses
+    # the run). Only fresh units are checked: a file is stored only when all its units fit.
+    fresh = [u for _, out in _flatten(parsed) if isinstance(out, list) for u in out]
+    unfit = {id(u): why for u, why in recordable(KernelUnit, fresh)[1]} if fresh else {}
     result = IngestResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
-    sources = [r for r in scan.candidates if not r.endswith(_HEADER_SUFFIXES)]
-    headers = [r for r in scan.candidates if r.endswith(_HEADER_SUFFIXES)]
-    with parser_pool(root, scan, source, config) as pool:
-        outcomes = parse_entry_files(sources, root, scan, source, config, progress, pool)
-        included = {inc for _, out in outcomes if isinstance(out, list) for u in out for inc in u.includes}
-        prefixed = {h: posixpath.join(source.path_prefix, h) for h in headers}
-        lone_headers = [h for h in headers if prefixed[h] not in included]
-        outcomes += parse_entry_files(lone_headers, root, scan, source, config, progress, pool)
+    result.parsed, result.reused = len(parsed), len(stored)
     named: set[tuple[str, str]] = set()  # a refused file read by several entries is named once
     for _, out in outcomes:
         if isinstance(out, Skip):
@@ -193,14 +245,20 @@ def ingest_directory(
                 result.skipped.append(out)
         elif out:
             result.entry_files += 1
-            result.units.extend(out)
-    result.units, result.skipped = keep_recordable(result.units, result.skipped)
+            for u in out:
+                if id(u) in unfit:
+                    result.skipped.append(
+                        Skip(u.path, f"unrecordable unit ({u.kernel_name}: {unfit[id(u)]})")
+                    )
+                else:
+                    result.units.append(u)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
+    result.partial = sum(1 for u in result.units if u.parse_status == "partial")
+    fit = [
+        (rel, r)
+        for rel, r in parsed
+        if not any(id(u) in unfit for _, o in _flatten([(rel, r)]) if isinstance(o, list) for u in o)
+    ]
+    cache.store(keys, fit, root, memo)
+    memo.save()
     return result
-
-
-def keep_recordable(units: list[KernelUnit], skipped: list[Skip]) -> tuple[list[KernelUnit], list[Skip]]:
-    """Units whose row fits the table schema; the others become skips with the reason, so one
-    value that no column can hold never loses the run."""
-    good, bad = recordable(KernelUnit, units)
-    return good, skipped + [Skip(u.path, f"unrecordable unit ({u.kernel_name}: {why})") for u, why in bad]

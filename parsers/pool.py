@@ -27,8 +27,8 @@ from typing import Any
 
 from parsers.files import Skip
 
-Outcome = tuple[str, Any]  # (path, units or Skip)
-Progress = Callable[[int, int], None]  # (files finished, files in this run)
+Outcome = tuple[str, Any]  # (path, what `work` returned for it, or a Skip when the worker died on it)
+Progress = Callable[[int, int, int], None]  # (files finished, files in this run, units found so far)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -43,11 +43,11 @@ class Limits:
 @dataclass(frozen=True, slots=True)
 class Job:
     """What every worker of a pool runs: `init(*init_args)` once, then `work(path)` per file
-    (both importable module-level functions; `work` returns the outcomes of that file)."""
+    (both importable module-level functions; `work` returns the result of that file)."""
 
     init: Callable[..., None]
     init_args: tuple[Any, ...]
-    work: Callable[[str], list[Outcome]]
+    work: Callable[[str], Any]
     preload: tuple[str, ...]
 
 
@@ -188,14 +188,19 @@ class WorkerPool:
         worker.end()
         self.workers[self.workers.index(worker)] = self._start()
 
-    def run(self, paths: Sequence[str], progress: Progress | None = None) -> list[Outcome]:
-        """The outcomes of every path (a crash or a limit is a Skip of that path only);
-        `progress` hears of each finished file."""
+    def run(
+        self,
+        paths: Sequence[str],
+        progress: Progress | None = None,
+        count: Callable[[Any], int] | None = None,
+    ) -> list[Outcome]:
+        """(path, result) for every path (a crash or a limit is a Skip of that path only);
+        `progress` hears of each finished file, with the units `count` finds in the results."""
         pending = deque(paths)
         while len(self.workers) < min(self.jobs, len(pending)):
             self.workers.append(self._start())
         out: list[Outcome] = []
-        finished = 0
+        units = 0
         while pending or any(w.path is not None for w in self.workers):
             for worker in self.workers:
                 if worker.path is None and pending:
@@ -204,23 +209,23 @@ class WorkerPool:
             timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout)
             for worker in busy:
-                outcomes = self._collect(worker)
-                if outcomes is not None:
-                    out += outcomes
-                    finished += 1
+                outcome = self._collect(worker)
+                if outcome is not None:
+                    out.append(outcome)
                     if progress:
-                        progress(finished, len(paths))
+                        units += count(outcome[1]) if count else 0
+                        progress(len(out), len(paths), units)
         return out
 
-    def _collect(self, worker: _Worker) -> list[Outcome] | None:
-        """The worker's outcomes when it is done with its file (or dead, or over time)."""
+    def _collect(self, worker: _Worker) -> Outcome | None:
+        """The worker's outcome when it is done with its file (or dead, or over time)."""
         path = worker.path
         assert path is not None
         try:
             if worker.conn.poll():
-                result: list[Outcome] = worker.conn.recv()
+                result = worker.conn.recv()
                 worker.path = None
-                return result
+                return path, result
         except (EOFError, OSError):
             # The pipe closed: the worker died on this file, though the process may not be reaped
             # yet (is_alive() can still say True for a moment after a SIGSEGV): wait for it.
@@ -234,4 +239,4 @@ class WorkerPool:
             return None
         worker.path = None
         self._replace(worker)
-        return [(path, Skip(path, reason))]
+        return path, Skip(path, reason)

@@ -35,6 +35,8 @@ class IngestRun(StageRun):
     partial: int = 0
     skipped: int = 0
     documented: int = 0  # units with operator documentation (parsers/docs.py)
+    parsed: int = 0  # entry files parsed by libclang in this run
+    reused: int = 0  # entry files whose stored parse still held (parsers/cache.py)
 
 
 @dataclass(slots=True)

@@ -45,20 +45,25 @@ def ingest(
 
     request = IngestRequest(source, name, benchmark, code_column, id_column, check_code_from(code_from))
     console = Console(stderr=True)
+    # On a terminal only: one transient line on stderr (reading the tree, then files parsed of
+    # those to parse, units found so far); nothing when stderr is a pipe or a file.
     with Progress(
-        TextColumn("[bold]ingest[/]"),
+        TextColumn("[bold]ingest[/] {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn("files, {task.fields[units]} units"),
         TimeElapsedColumn(),
         console=console,
         transient=True,
         disable=not console.is_terminal,
     ) as bar:
-        task = bar.add_task("parse", total=None)
+        task = bar.add_task("reading the tree", total=None, units=0)
         summary, report = run_ingest(
             Workspace(workspace),
             request,
             cfg,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=lambda done, total, units: bar.update(
+                task, description="parsing", completed=done, total=total, units=units
+            ),
         )
     print(summary.line() + (f" (list: {report})" if summary.skipped else ""))

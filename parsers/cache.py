@@ -1,0 +1,248 @@
+"""A content-addressed cache of parsed entry files, so a re-ingest parses only what changed.
+
+An entry file's units depend on more than its own text: the headers its include closure
+reaches, the host files and documents beside it, the licence files above it, which files the
+repository holds (include resolution, `op_host/` listings), the source's name and commit, the
+parser's code and its configuration. The cache splits these in two:
+
+- the *key* holds what is cheap to know before parsing: the entry's path, the parser version
+  (a digest of the `parsers/` and `schemas/` sources and of the libclang build), the parse
+  options, the source, and the repository's file list;
+- the *dependencies* hold what the parse read: each file it opened (with its content digest, or
+  None when it was absent) and each directory it listed. They are recorded by the worker while
+  it parses, stored beside the outcome, and checked again on every lookup: one changed header
+  invalidates exactly the entries that read it.
+
+Stored in one SQLite file of the workspace (`cache/parse.sqlite`); every write is a transaction,
+so a killed ingest leaves the cache as it was before the write or after it, never half of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import sqlite3
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from parsers.filememo import FileMemo
+
+CACHE_FORMAT = 1  # bump when what is stored changes shape
+
+
+def file_digest(root: Path, rel: str) -> str | None:
+    """The digest of a file's bytes (None when it cannot be read): what a recorded dependency
+    holds, and what a lookup compares it with."""
+    try:
+        data = (root / rel).read_bytes()
+    except (OSError, ValueError):
+        return None
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def digest_of(*parts: object) -> str:
+    """One digest of several values (their reprs, separated)."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        h.update(repr(part).encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@cache
+def parser_version() -> str:
+    """A digest of the code that turns a file into units: every `parsers/` and `schemas/` module
+    and the libclang build. Any change to either makes every entry a miss, so a fix to the
+    parser is never hidden behind an old result."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=16)
+    for package in (here, here.parent / "schemas"):
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".h", ".txt", ".json") and path.is_file():
+                h.update(path.relative_to(package).as_posix().encode())
+                h.update(path.read_bytes())
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        h.update(metadata.version("libclang").encode())
+    return f"{CACHE_FORMAT}-{h.hexdigest()}"
+
+
+@dataclass(slots=True)
+class Deps:
+    """What one entry file's parse read: file -> content digest (None: absent), directory ->
+    digest of its listing."""
+
+    reads: dict[str, str | None] = field(default_factory=dict)
+    listings: dict[str, str] = field(default_factory=dict)
+    # file -> its stat, taken before the read that gave its digest (for the file memo: an edit
+    # between the two changes the stat again, so a stale digest is never taken for the new one)
+    stats: dict[str, str] = field(default_factory=dict)
+
+
+def stat_of(path: str) -> str:
+    """The stat a memo row is valid for ("" when there is none): size, mtime, inode, ctime."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+
+
+def listing_digest(names: Iterable[str]) -> str:
+    return digest_of(sorted(names))
+
+
+class DepChecker:
+    """Checks recorded dependencies against the tree as it is now (each file read once a run)."""
+
+    def __init__(self, root: Path, memo: FileMemo | None = None) -> None:
+        self.root = root
+        self.memo = memo if memo is not None else FileMemo(None)
+        self._files: dict[str, str | None] = {}
+        self._dirs: dict[str, str] = {}
+
+    def file_digest(self, rel: str) -> str | None:
+        """The file's digest; from the memo while the file's stat is the one it was taken at."""
+        if rel in self._files:
+            return self._files[rel]
+        where = os.path.join(self.root, rel)
+        stat = stat_of(where)
+        row = self.memo.rows.get(where)
+        if stat and row is not None and row[0] == stat and row[1] is not None:
+            found: str | None = str(row[1])
+        else:
+            found = file_digest(self.root, rel)
+            if stat and found is not None:
+                scan = row[2] if row is not None and row[0] == stat else None
+                self.memo.rows[where] = [stat, found, scan]
+                self.memo.changed.add(where)
+        self._files[rel] = found
+        return found
+
+    def listing(self, rel: str) -> str:
+        if rel not in self._dirs:
+            try:
+                names = [p.name for p in (self.root / rel).iterdir() if p.is_file()]
+            except OSError:
+                names = []
+            self._dirs[rel] = listing_digest(names)
+        return self._dirs[rel]
+
+    def holds(self, deps: Deps) -> bool:
+        return all(self.file_digest(rel) == d for rel, d in deps.reads.items()) and all(
+            self.listing(rel) == d for rel, d in deps.listings.items()
+        )
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """What a parser worker returns for one entry file: its outcomes ((path, units or Skip); the
+    files its reads refused come after the file's own) and, when the outcome may be stored, what
+    the parse read."""
+
+    outcomes: list[tuple[str, Any]]
+    deps: Deps | None
+
+
+def entry_keys(context: object, rels: Iterable[str]) -> dict[str, str]:
+    """The key of each entry file: its path under a digest of everything every entry shares."""
+    shared = digest_of(parser_version(), context)
+    return {rel: digest_of(shared, rel) for rel in rels}
+
+
+@dataclass(slots=True)
+class Plan:
+    """Which entry files of a run to parse: `keys` of every candidate, the `stored` outcomes
+    that still hold, and the files left `to_parse`, in order."""
+
+    keys: dict[str, str]
+    stored: dict[str, Any]
+    to_parse: list[str]
+
+
+class ParseCache:
+    """The stored outcomes, by key; `path` None is a cache that holds nothing (no workspace)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        self.hits = 0
+        self.misses = 0
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self.path is None:
+            return None
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path)
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS parses (key TEXT PRIMARY KEY, deps BLOB, outcome BLOB)"
+            )
+        return self._db
+
+    def lookup(self, key: str, checker: DepChecker) -> Any | None:
+        """The stored outcome when its dependencies still hold, else None (a miss)."""
+        db = self._connect()
+        row = db.execute("SELECT deps, outcome FROM parses WHERE key = ?", (key,)).fetchone() if db else None
+        if row is not None:
+            try:
+                deps: Deps = pickle.loads(zlib.decompress(row[0]))
+                if checker.holds(deps):
+                    self.hits += 1
+                    return pickle.loads(zlib.decompress(row[1]))
+            except (pickle.UnpicklingError, zlib.error, EOFError, AttributeError, TypeError):
+                pass  # an entry of an older shape: parse again and overwrite it
+        self.misses += 1
+        return None
+
+    def lookup_all(self, keys: dict[str, str], checker: DepChecker) -> dict[str, Any]:
+        """The stored outcome of every entry file whose dependencies still hold."""
+        found = {rel: self.lookup(key, checker) for rel, key in keys.items()}
+        return {rel: outcome for rel, outcome in found.items() if outcome is not None}
+
+    def plan(
+        self,
+        context: object,
+        candidates: list[str],
+        first: list[str],
+        root: Path,
+        memo: FileMemo | None = None,
+    ) -> Plan:
+        """The plan of a run whose shared inputs are `context`, parsing `first` (a subset of
+        `candidates`, which may be looked up later)."""
+        keys = entry_keys(context, candidates)
+        stored = self.lookup_all({rel: keys[rel] for rel in first}, DepChecker(root, memo))
+        return Plan(keys, stored, [rel for rel in first if rel not in stored])
+
+    def store(self, keys: dict[str, str], parsed: list[tuple[str, Any]], root: Path, memo: FileMemo) -> None:
+        """Store, in one transaction, each worker result that carries its dependencies; the
+        digests the workers took go to the file memo, so the next run's check reads no file."""
+        for _, r in parsed:
+            deps = r.deps if isinstance(r, ParsedFile) else None
+            for rel, stat in deps.stats.items() if deps is not None else ():
+                where, found = os.path.join(root, rel), deps.reads.get(rel)  # type: ignore[union-attr]
+                row = memo.rows.get(where)
+                if stat and found is not None and (row is None or row[0] != stat or row[1] is None):
+                    memo.rows[where] = [stat, found, row[2] if row is not None and row[0] == stat else None]
+                    memo.changed.add(where)
+        db = self._connect()
+        rows = [
+            (keys[rel], zlib.compress(pickle.dumps(r.deps), 1), zlib.compress(pickle.dumps(r.outcomes), 1))
+            for rel, r in parsed
+            if isinstance(r, ParsedFile) and r.deps is not None and rel in keys
+        ]
+        if db is None or not rows:
+            return
+        with db:
+            db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?)", rows)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None

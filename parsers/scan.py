@@ -1,0 +1,136 @@
+"""The walk before the parse: which files a repository holds and which of them to parse.
+
+Every source file is read once, to find the files that define a kernel entry (`__global__`,
+`CATLASS_GLOBAL`) and to follow its `#include`s. A header that defines an entry is parsed
+through the source file that includes it (its entries then belong to that file); it is parsed
+on its own only when no entry source file reaches it through its includes.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+
+from parsers.config import ENTRY_SUFFIXES, IngestConfig
+from parsers.entries import EntryScan, FileEntries, Includes
+from parsers.filememo import FileMemo
+from parsers.files import Skip, iter_source_files, read_source
+from schemas.ascendc import INCLUDE_RE
+from schemas.ascendc.includes import RepoIndex
+
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
+
+
+@dataclass(slots=True)
+class RepoScan:
+    files: list[str]  # every readable source file, relative POSIX paths, sorted
+    candidates: list[str]  # files that may be parsed for entries: `sources`, then every header one
+    skipped: list[Skip]
+    sources: list[str]  # entry files that are not headers (or that include a header entry)
+    lone_headers: list[str]  # headers with entries that no entry source file reaches
+    reached: frozenset[str]  # every file the entry source files reach through their includes
+
+
+def _promote_header_includers(candidates: list[str], includes: Includes, index: RepoIndex) -> list[str]:
+    """A header that defines an entry is parsed through the source file that includes it
+    (`op_kernel/x_apt.cpp` including `arch35/x.h`), so the unit's path is the entry file's."""
+    by_basename: dict[str, list[tuple[str, str, bool]]] = {}
+    for includer, names in includes.items():
+        for name, angled in names:
+            by_basename.setdefault(posixpath.basename(name), []).append((includer, name, angled))
+    out: list[str] = []
+    for rel in candidates:
+        if not rel.endswith(HEADER_SUFFIXES):
+            out.append(rel)
+            continue
+        includers = [
+            includer
+            for includer, name, angled in by_basename.get(posixpath.basename(rel), [])
+            if not includer.endswith(HEADER_SUFFIXES) and index.resolve(name, includer, angled) == rel
+        ]
+        out += includers or [rel]
+    return list(dict.fromkeys(out))
+
+
+def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str]:
+    """Every file the include closures of `starts` hold (the resolution `include_closure` uses)."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for name, angled in includes.get(rel, []):
+            target = index.resolve(name, rel, angled)
+            if target is not None and target not in seen:
+                todo.append(target)
+    return seen
+
+
+def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = None) -> RepoScan:
+    """The repository's files and what to parse. A file whose stat `memo` knows is not read
+    again: its entry count and includes come from the memo. (The loop calls no helper of this
+    module: the walk already alternates with files.py once per file.)"""
+    files: list[str] = []
+    entry_files: list[str] = []
+    skipped: list[Skip] = []
+    includes: Includes = {}
+    entry_scan = EntryScan()  # entries written out, through a repository macro, or from a library
+    max_bytes = int(config.max_file_mb * 1e6)
+    rows = memo.rows if memo is not None else None
+    for item in iter_source_files(root, config.exclude_dirs):
+        if isinstance(item, Skip):
+            skipped.append(item)
+            continue
+        rel = item.relative_to(root).as_posix()
+        known, stat, where = None, "", str(item)
+        if rows is not None:
+            try:
+                st = os.stat(item)
+                stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+            except OSError:
+                stat = ""
+            row = rows.get(where)
+            fits = stat and int(stat.split(":", 1)[0]) <= max_bytes
+            if fits and row is not None and row[0] == stat and row[2] is not None:
+                known = pickle.loads(row[2])  # type: ignore[arg-type]
+                if not isinstance(known, tuple) or not isinstance(known[0], FileEntries):
+                    known = None  # a memo row of an earlier layout: read the file again
+        if known is not None:
+            facts, spelt = known
+        else:
+            text = read_source(item, root, max_bytes)
+            if isinstance(text, Skip):
+                skipped.append(text)
+                continue
+            facts = FileEntries.read(text, rel.endswith(ENTRY_SUFFIXES))
+            spelt = []
+            if "include" in text:
+                for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
+                    spelt.append((m.group(2).strip(), m.group(1) == "<"))
+            if rows is not None and memo is not None and stat:
+                rows[where] = [stat, None, pickle.dumps((facts, spelt))]
+                memo.changed.add(where)
+        entries = entry_scan.add(rel, facts)
+        if config.max_units_per_file and entries > config.max_units_per_file:
+            limit = config.max_units_per_file
+            skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
+            continue
+        files.append(rel)
+        if entries:
+            entry_files.append(rel)
+        if spelt:
+            includes[rel] = spelt
+    index = RepoIndex.build(files)
+    candidates = _promote_header_includers(
+        entry_files + entry_scan.more_candidates(index, includes), includes, index
+    )
+    sources = [r for r in candidates if not r.endswith(HEADER_SUFFIXES)]
+    reached = _reached(sources, includes, index)
+    headers = [r for r in candidates if r.endswith(HEADER_SUFFIXES)]
+    lone = [r for r in headers if r not in reached]
+    return RepoScan(files, sources + headers, skipped, sources, lone, frozenset(reached))

@@ -1,0 +1,167 @@
+"""Incremental ingest: a re-ingest parses only the entry files whose inputs changed (real libclang
+parses, a real SQLite cache in the workspace), and its units are the ones a full parse gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import parsers.cache
+from curate.stages.ingest import IngestRequest, run_ingest
+from curate.workspace import Workspace
+from parsers.config import IngestConfig
+from schemas import KernelUnit, read_records
+from schemas.runs import IngestRun
+
+KERNEL = """\
+#include "kernel_operator.h"
+#include "{header}"
+extern "C" __global__ __aicore__ void {name}(GM_ADDR x, GM_ADDR y) {{
+    AscendC::TPipe pipe;
+    {call}
+}}
+"""
+
+REPO = {
+    "common/util.h": "#pragma once\ninline __aicore__ void Helper() { AscendC::PipeBarrier<PIPE_ALL>(); }\n",
+    "add/op_kernel/add.cpp": KERNEL.format(header="../../common/util.h", name="add", call="Helper();"),
+    "add/README.md": "# Add\n\nAdds two tensors element by element.\n",
+    "mul/op_kernel/mul_util.h": "#pragma once\ninline __aicore__ void MulStep() {}\n",
+    "mul/op_kernel/mul.cpp": KERNEL.format(header="mul_util.h", name="mul", call="MulStep();"),
+    "sub/op_kernel/sub.cpp": KERNEL.format(header="../../common/util.h", name="sub", call="Helper();"),
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    for rel, text in REPO.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def ingest(ws: Workspace, root: Path) -> IngestRun:
+    run_ingest(ws, IngestRequest(str(root), "r"), IngestConfig(jobs=1))
+    run = ws.runs()[-1]
+    assert isinstance(run, IngestRun)
+    return run
+
+
+def units(ws: Workspace) -> dict[str, KernelUnit]:
+    return {u.kernel_name: u for u in read_records(ws.units, KernelUnit)}
+
+
+def test_unchanged_repository_is_not_parsed_again_and_gives_the_same_units(repo: Path, tmp_path: Path):
+    ws = Workspace(tmp_path / "ws")
+    first = ingest(ws, repo)
+    assert (first.parsed, first.reused) == (3, 0)
+    before = units(ws)
+    second = ingest(ws, repo)
+    assert (second.parsed, second.reused) == (0, 3)
+    assert units(ws) == before
+    assert ws.parse_cache.is_file()
+
+
+def test_a_changed_header_reparses_exactly_the_files_that_include_it(repo: Path, tmp_path: Path):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    (repo / "common/util.h").write_text(
+        "#pragma once\ninline __aicore__ void Helper() { AscendC::DataCopy(a, b, 8); }\n"
+    )
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (2, 1)  # add and sub include util.h; mul does not
+    got = units(ws)
+    assert "DataCopy" in got["add"].code and "DataCopy" in got["sub"].code
+    assert "DataCopy" in got["add"].apis
+
+
+def test_a_changed_entry_file_or_document_reparses_that_entry_alone(repo: Path, tmp_path: Path):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    (repo / "mul/op_kernel/mul.cpp").write_text(
+        REPO["mul/op_kernel/mul.cpp"].replace("MulStep();", "MulStep(); MulStep();")
+    )
+    assert (ingest(ws, repo).parsed, ingest(ws, repo).parsed) == (1, 0)
+    (repo / "add/README.md").write_text("# Add\n\nAdds two tensors, now with broadcasting.\n")
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    assert "MulStep(); MulStep();" in units(ws)["mul"].code
+
+
+def test_a_new_parser_version_or_a_new_file_reparses_everything(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    (repo / "div.cpp").write_text("int unrelated() { return 0; }\n")  # the file list is in the key
+    assert ingest(ws, repo).parsed == 3
+    monkeypatch.setattr(parsers.cache, "parser_version", lambda: "another parser")
+    assert ingest(ws, repo).parsed == 3
+
+
+def test_a_broken_cache_entry_is_a_miss_not_a_failure(repo: Path, tmp_path: Path):
+    import sqlite3
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    with sqlite3.connect(ws.parse_cache) as db:
+        db.execute("UPDATE parses SET outcome = x'00'")
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (3, 0)
+    assert set(units(ws)) == {"add", "mul", "sub"}
+
+
+def _curate_with_stderr_on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run `curate ARGS` with stderr on a pseudo-terminal (stdout a pipe); (exit code, stderr)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO_ROOT
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "120", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curate.cli", *args], stdout=subprocess.PIPE, stderr=follower, env=env
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(leader)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_ingest_shows_progress_on_a_terminal_and_nothing_on_a_pipe(repo: Path, tmp_path: Path):
+    from tests.conftest import run_curate
+
+    code, err = _curate_with_stderr_on_a_terminal(
+        "ingest", str(repo), "-w", str(tmp_path / "a"), "--jobs", "1"
+    )
+    assert code == 0, err
+    assert "parsing" in err and "3/3" in err and "3 units" in err  # files parsed / total, units
+    done = run_curate("ingest", str(repo), "-w", str(tmp_path / "b"), "--jobs", "1")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_an_edit_that_keeps_the_size_is_seen_and_unchanged_files_are_not_read_again(
+    repo: Path, tmp_path: Path
+):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert (ws.parse_cache.parent / "files.sqlite").is_file()  # stats and digests of the files read
+    header = repo / "mul/op_kernel/mul_util.h"
+    header.write_text(header.read_text().replace("MulStep", "MulStop"))  # same size, new content
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    assert "MulStop" in units(ws)["mul"].code
