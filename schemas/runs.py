@@ -69,6 +69,7 @@ class BuildRun(StageRun):
     rows: int = 0
     preference_pairs: int = 0
     rows_per_split: dict[str, int] = field(default_factory=dict)
+    selection: str = ""  # the subset flags of a build of part of the workspace (empty: all units)
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.publish.card import CardInputs, render_card
 from schemas import Annotation, DatasetRow, Decision, read_records, write_records
 from schemas.records import KernelUnit
 from tests.servers.openai_server import OpenAIServer
@@ -149,6 +150,14 @@ def test_build_publishes_only_the_selection(ws: Path, server: OpenAIServer) -> N
         "unit0001",
         "unit0002",
     ]
+    report = json.loads((ws / "reports" / "build.json").read_text(encoding="utf-8"))
+    assert report["selection"] == "--where 'loc <= 300'"
+    runs = json.loads((ws / "meta.json").read_text(encoding="utf-8"))["runs"]
+    assert [r["selection"] for r in runs if r["stage"] == "build"] == ["--where 'loc <= 300'"]
+    card = render_card(
+        CardInputs("t", "", {"sft": {"train": 3}}, {"sft": {"train": "sft/*.parquet"}}, [], report, {}, [])
+    )
+    assert "Built from part of the workspace only: the units selected by `--where 'loc <= 300'`" in card
 
 
 @pytest.mark.parametrize(

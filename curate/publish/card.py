@@ -247,6 +247,8 @@ def _provenance_section(inputs: CardInputs) -> list[str]:
     leaks = summary.get("leaks_by_benchmark", {})
     out = ["## How the data was made", "", "### Sources", ""]
     out += _table(["source", "origin", "commit", "units ingested", "rows published"], sources)
+    if summary.get("selection"):
+        out += ["", f"Built from part of the workspace only: the units selected by `{summary['selection']}`."]
     out += [
         "",
         "### Parsing",

@@ -42,6 +42,9 @@ def build_dataset(ws: Workspace, config: BuildConfig, subset: Subset | None = No
 
 def _build(ws: Workspace, config: BuildConfig, subset: Subset | None = None) -> BuildResult:
     result = build_dataset(ws, config, subset)
+    if subset is not None and subset.given():
+        # The card and the run record say the dataset holds a chosen part of the workspace.
+        result.summary["selection"] = subset.describe()
     ws.write_table("dataset", DatasetRow, result.rows)
     ws.write_table("preference", PreferencePair, result.pairs)
     write_text_atomic(ws.build_report, json.dumps(result.summary, indent=2, sort_keys=True) + "\n")
@@ -60,6 +63,7 @@ BUILD: Stage[BuildResult] = Stage(
         rows=len(result.rows),
         preference_pairs=len(result.pairs),
         rows_per_split=result.summary["rows_per_split"],
+        selection=result.summary.get("selection", ""),
     ),
 )
 
