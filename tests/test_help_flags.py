@@ -38,3 +38,11 @@ def test_options_with_a_value_keep_their_type() -> None:
     assert "<float>" in line
     line = next(line for line in text.splitlines() if "--json" in line)
     assert "<" not in line.split("--json", 1)[1].split("Print", 1)[0]
+
+
+@pytest.mark.parametrize("command", ["build", "push"])
+def test_repeatable_options_show_their_item_type(command: str) -> None:
+    text = help_of(command)
+    assert "<list[" not in text  # typer's `<list[str]>` for a repeatable option
+    flag = "--source" if command == "build" else "--allow-license"
+    assert "<str>" in next(line for line in text.splitlines() if flag in line)

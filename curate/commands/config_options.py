@@ -101,7 +101,9 @@ def option_parameters(
     params = []
     for field in option_fields(cls, only, helps):
         base = _base(hints[field.name])
-        info = typer.Option(_flag(field, base, flags or {}), help=_help(field, helps or {}))
+        info = typer.Option(
+            _flag(field, base, flags or {}), help=_help(field, helps or {}), metavar=_metavar(base)
+        )
         params.append(
             inspect.Parameter(
                 field.name,
@@ -111,6 +113,13 @@ def option_parameters(
             )
         )
     return params
+
+
+def _metavar(base: Any) -> str | None:
+    """A repeatable option shows its item's type (`--source <str>`), not `<list[str]>`."""
+    if typing.get_origin(base) is list and (args := typing.get_args(base)):
+        return f"<{getattr(args[0], '__name__', 'str').lower()}>"
+    return None  # typer's own
 
 
 def _split(values: Any) -> Any:
