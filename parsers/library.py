@@ -3,11 +3,11 @@
 A catlass example includes a few headers of the library's `include/` tree, which include the
 rest of it: inlining every header reached gives 20k-67k-line "units" that share almost all of
 their text, so no teacher can read one and dedup takes every example for a copy of every other.
-The kernel is the example's own code (the entry file and the headers of its own folder) plus the
-library templates it names: the class templates it instantiates (`Gemm::Kernel::BasicMatmul`,
-`Gemm::Block::BlockMmad`) and the specialisations its arguments select (`BlockMmad<
-MmadAtlasA2Pingpong<...>, ...>`), within a line budget. Every other library header is only
-named (the unit's `includes`, read at the unit's `commit`).
+The kernel is the example's own code (the entry file and the headers of its own folder) plus what
+it instantiates from the library: the kernel class the library's entry runs
+(`Gemm::Kernel::BasicMatmul`, whose `operator()` takes the `Params` the adapter passes) and the
+library functions it calls, within a line budget. Every other library header (blocks, tiles,
+layouts) is only named (the unit's `includes`, read at the unit's `commit`).
 
 This applies only where inlining everything would not fit the budget and the closure reaches an
 installed library tree (a folder named `include` outside the entry's folder): ordinary operator
@@ -26,12 +26,6 @@ from schemas.ascendc.includes import library_root
 from schemas.cpp import mask_comments_and_literals
 
 _IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
-# `template <...> struct Name {`, `... class Name : Base {`, `... struct Name<Args...> {` (a
-# specialisation): class templates only, never the nested `Params`/`Arguments` of every kernel.
-_TEMPLATE_CLASS_RE = re.compile(
-    r"\btemplate\s*<(?:[^<>;{}]|<(?:[^<>;{}]|<[^<>;{}]*>)*>)*>\s*(?:struct|class)\s+([A-Za-z_]\w*)\s*"
-    r"(<(?:[^<>{};]|<(?:[^<>{};]|<[^<>{};]*>)*>)*>)?\s*(?::[^{;]*)?\{"
-)
 # The library entry's `Operator op; op(params);` runs a class whose `operator()` takes its `Params`
 # (`operator()(Params const&)`, `operator()<AscendC::AIC>(const Params&)`); a host-side device
 # adapter's `operator()(stream, ...)` does not.
@@ -66,11 +60,7 @@ class UnitFiles:
 class _Header:
     path: str
     lines: int
-    primary: set[str]  # class templates it defines
-    # template -> (identifiers of its first specialisation argument, the policy that selects it;
-    # templates an `enable_if` in the other arguments tests)
-    specialised: dict[str, tuple[set[str], set[str]]]
-    operator_classes: set[str]  # classes it defines with a `Params` and an `operator()`
+    operator_classes: set[str]  # classes whose `operator()` takes their `Params` (kernel classes)
     functions: set[str]  # free functions and methods it defines
 
 
@@ -106,51 +96,25 @@ def unit_files(
 
 
 def _instantiated(headers: list[_Header], names: set[str], calls: set[str], budget: int) -> set[str]:
-    """The kernel classes the own code names (`operator_classes`), then the specialisations its
-    arguments select: `BlockMmad<MmadAtlasA2Pingpong<...>, ...>` when the own code names both, or
-    `BlockMmad<Policy_, ..., enable_if_t<PingpongChecker<Policy_>::value>>` when a specialisation
-    of the checker names the own code's policy; then the library functions the own code calls
-    (`FlashAttentionEntry(...)`). Within `budget` lines, in that order."""
-    library_names = set().union(*(h.primary for h in headers)) & names
-    selectors = {t for h in headers for t, (first, _) in h.specialised.items() if first & library_names - {t}}
+    """The kernel classes the own code names (`operator_classes`), then the library functions it
+    calls bare (`FlashAttentionEntry(...)`), within `budget` lines, in that order.
+
+    The block-level specialisations its policy selects (`BlockMmad<MmadAtlasA2Pingpong<...>>`)
+    are named, not inlined: measured on catlass, inlining them made examples that share a block
+    near-duplicates of each other through library text alone (53 of 101 example units kept by
+    dedup, against 65 with the kernel class alone and 62 with the own code alone)."""
     picks: list[tuple[int, int, _Header]] = []
     for order, header in enumerate(headers):
         if header.operator_classes & names:
             picks.append((0, order, header))
-        elif any(
-            t in names and (first & library_names - {t} or tested & selectors - {t})
-            for t, (first, tested) in header.specialised.items()
-        ):
-            picks.append((1, order, header))
         elif header.functions & calls:
-            picks.append((2, order, header))
+            picks.append((1, order, header))
     chosen: set[str] = set()
     for _, _, header in sorted(picks, key=lambda p: (p[0], p[1])):
         if header.lines <= budget:
             chosen.add(header.path)
             budget -= header.lines
     return chosen
-
-
-def _describe(path: str, text: str) -> _Header:
-    masked = mask_comments_and_literals(text)
-    primary: set[str] = set()
-    specialised: dict[str, tuple[set[str], set[str]]] = {}
-    for m in _TEMPLATE_CLASS_RE.finditer(masked):
-        name, args = m.group(1), m.group(2)
-        if args:
-            first, tested = specialised.setdefault(name, (set(), set()))
-            first.update(_IDENT_RE.findall(_first_argument(args)))
-            if "enable_if" in args:
-                tested.update(_IDENT_RE.findall(args))
-        else:
-            primary.add(name)
-    # a kernel class: its header defines an `operator()` taking the `Params` the library entry passes
-    operators: set[str] = set()
-    if _KERNEL_CALL_OPERATOR_RE.search(masked):
-        operators = {m.group(1) for m in _ANY_CLASS_RE.finditer(masked)} - _NESTED_NAMES
-    functions = {m.group(1) for m in _FUNCTION_DEF_RE.finditer(masked)} - _NOT_FUNCTIONS
-    return _Header(path, _line_count(text), primary, specialised, operators, functions)
 
 
 def bare_calls(text: str) -> set[str]:
@@ -163,17 +127,14 @@ def bare_calls(text: str) -> set[str]:
     return found - _NOT_FUNCTIONS
 
 
-def _first_argument(args: str) -> str:
-    """`<A<x, y>, B, C>` -> `A<x, y>`: the first argument of a template argument list."""
-    depth = 0
-    for i, ch in enumerate(args):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            return args[1:i]
-    return args[1:-1]
+def _describe(path: str, text: str) -> _Header:
+    masked = mask_comments_and_literals(text)
+    # a kernel class: its header defines an `operator()` taking the `Params` the library entry passes
+    operators: set[str] = set()
+    if _KERNEL_CALL_OPERATOR_RE.search(masked):
+        operators = {m.group(1) for m in _ANY_CLASS_RE.finditer(masked)} - _NESTED_NAMES
+    functions = {m.group(1) for m in _FUNCTION_DEF_RE.finditer(masked)} - _NOT_FUNCTIONS
+    return _Header(path, _line_count(text), operators, functions)
 
 
 def _line_count(text: str | None) -> int:
