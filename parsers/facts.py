@@ -57,13 +57,14 @@ def api_calls(code: str, defined_locally: set[str]) -> list[str]:
 
     A call counts when its name is an AscendC API name (the catalog derived from the surface
     headers, `schemas.ascendc.catalog.api_names`) or is written `AscendC::Name(`, and the unit
-    does not define a function or method of that name itself.
+    does not define a function or method of that name itself; a call written `AscendC::Name(`
+    is the API's even then (a kernel class may define its own `GetBlockNum` beside the API's).
     """
     vocabulary = api_names()
     found: set[str] = set()
     for m in _CALL_RE.finditer(code):
         name = m.group(2)
-        if name.endswith(_NOT_API_SUFFIXES) or name in defined_locally:
+        if name.endswith(_NOT_API_SUFFIXES) or (name in defined_locally and not m.group(1)):
             continue
         if name in vocabulary or m.group(1):
             found.add(name)

@@ -15,6 +15,12 @@ from schemas.ascendc import rewrite_launches
 from schemas.cpp import mask_comments_and_literals
 
 
+def test_a_qualified_api_call_counts_even_when_the_unit_defines_that_name():
+    code = "uint32_t GetBlockNum() { return n; }\nvoid F() { auto b = AscendC::GetBlockNum(); auto c = GetBlockNum(); }"
+    assert facts.api_calls(code, defined_locally={"GetBlockNum", "F"}) == ["GetBlockNum"]
+    assert facts.api_calls(code.replace("AscendC::", ""), defined_locally={"GetBlockNum", "F"}) == []
+
+
 def test_api_calls_skip_comments_strings_and_locally_defined_names():
     code = mask_comments_and_literals(
         """
