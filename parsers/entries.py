@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from schemas.ascendc.includes import RepoIndex, in_tests, library_root
 
-_LITERAL_ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
-_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+([^\n]*)$", re.MULTILINE)
+LITERAL_ENTRY_RE = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
+DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+([^\n]*)$", re.MULTILINE)
 # An all-capitals word opening a void function declaration: `KERNEL_API void elu(`,
 # `template <typename T> MY_GLOBAL __attribute__((aic)) void f(`.
-_MACRO_ENTRY_USE_RE = re.compile(
+MACRO_ENTRY_USE_RE = re.compile(
     r"^[ \t]*(?:template\s*<[^;{]*?>\s*)?([A-Z_][A-Z0-9_]*)\s+(?:__attribute__\s*\(\(.*?\)\)\s*)?"
     r"(?:[A-Za-z_]\w*\s+)*?void\s+\w+\s*\(",
     re.MULTILINE,
@@ -34,50 +35,37 @@ _HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
 Includes = dict[str, list[tuple[str, bool]]]  # file -> (name as spelt, angled) of each include
 
 
-@dataclass(frozen=True, slots=True)
-class FileEntries:
-    """What one file's text says about entries: read once, kept by the walk's memo while the
-    file is unchanged."""
-
-    written: int  # entries written out (`__global__`, `CATLASS_GLOBAL`)
-    defines: tuple[tuple[str, str], ...]  # object-like macros it defines: (name, definition)
-    macro_uses: tuple[str, ...]  # capitalised words opening a void declaration
-
-    @classmethod
-    def read(cls, text: str, may_define: bool) -> FileEntries:
-        """The facts of `text`; a file that cannot define an entry contributes only its macros."""
-        defines = (
-            tuple((m.group(1), m.group(2)) for m in _DEFINE_RE.finditer(text)) if "define" in text else ()
-        )
-        if not may_define:
-            return cls(0, defines, ())
-        written = len(_LITERAL_ENTRY_RE.findall(text))
-        uses = tuple(sorted({m.group(1) for m in _MACRO_ENTRY_USE_RE.finditer(text)}))
-        return cls(written, defines, uses)
+# What one file's text says about entries, read by the walk (parsers/scan.py) and kept in its memo
+# while the file is unchanged: (entries written out, the object-like macros it defines as
+# (name, definition), the capitalised words opening a void declaration in it).
+FileEntries = tuple[int, tuple[tuple[str, str], ...], tuple[str, ...]]
 
 
 @dataclass(slots=True)
 class EntryScan:
-    """What the repository walk learns about entries, one file at a time (`add`), and the
-    files it adds once every file was seen (`more_candidates`)."""
+    """What the repository walk learnt about entries (`of`), and the files it adds once every
+    file was seen (`more_candidates`)."""
 
     entry_macros: dict[str, str] = field(default_factory=dict)  # macro -> its definition text
     macro_uses: dict[str, set[str]] = field(default_factory=dict)  # file -> words opening a void decl
     entry_files: set[str] = field(default_factory=set)  # files whose own text has an entry
 
-    def add(self, rel: str, facts: FileEntries) -> int:
-        """Records one file's facts; returns the entries it writes out."""
-        for name, body in facts.defines:
-            self.entry_macros.setdefault(name, body)
-        if facts.written:
-            self.entry_files.add(rel)
-        if facts.macro_uses:
-            self.macro_uses[rel] = set(facts.macro_uses)
-        return facts.written
+    @classmethod
+    def of(cls, facts: Mapping[str, FileEntries]) -> EntryScan:
+        """What the walk read of every file (in walk order, so the first definition of a macro wins)."""
+        scan = cls()
+        for rel, (written, defines, uses) in facts.items():
+            for name, body in defines:
+                scan.entry_macros.setdefault(name, body)
+            if written:
+                scan.entry_files.add(rel)
+            if uses:
+                scan.macro_uses[rel] = set(uses)
+        return scan
 
     def global_macros(self) -> set[str]:
         """Macros that expand to a kernel entry's qualifiers, directly or through one another."""
-        found = {name for name, body in self.entry_macros.items() if _LITERAL_ENTRY_RE.search(body)}
+        found = {name for name, body in self.entry_macros.items() if LITERAL_ENTRY_RE.search(body)}
         while True:
             more = {
                 name

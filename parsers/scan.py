@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
-from parsers.entries import EntryScan, FileEntries, Includes
+from parsers.entries import DEFINE_RE, LITERAL_ENTRY_RE, MACRO_ENTRY_USE_RE, EntryScan, FileEntries, Includes
 from parsers.filememo import FileMemo
 from parsers.files import Skip, iter_source_files, read_source
 from schemas.ascendc import INCLUDE_RE
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
+_MEMO_LAYOUT = "entries-2"  # what a memo row's scan blob holds: (layout, FileEntries, includes)
 
 
 @dataclass(slots=True)
@@ -79,7 +80,7 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
     entry_files: list[str] = []
     skipped: list[Skip] = []
     includes: Includes = {}
-    entry_scan = EntryScan()  # entries written out, through a repository macro, or from a library
+    facts_of: dict[str, FileEntries] = {}  # what each file's text says about kernel entries
     max_bytes = int(config.max_file_mb * 1e6)
     rows = memo.rows if memo is not None else None
     for item in iter_source_files(root, config.exclude_dirs):
@@ -98,24 +99,34 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
             fits = stat and int(stat.split(":", 1)[0]) <= max_bytes
             if fits and row is not None and row[0] == stat and row[2] is not None:
                 known = pickle.loads(row[2])  # type: ignore[arg-type]
-                if not isinstance(known, tuple) or not isinstance(known[0], FileEntries):
+                if not (isinstance(known, tuple) and len(known) == 3 and known[0] == _MEMO_LAYOUT):
                     known = None  # a memo row of an earlier layout: read the file again
         if known is not None:
-            facts, spelt = known
+            _, facts, spelt = known
         else:
             text = read_source(item, root, max_bytes)
             if isinstance(text, Skip):
                 skipped.append(text)
                 continue
-            facts = FileEntries.read(text, rel.endswith(ENTRY_SUFFIXES))
+            # Inline loops, not helper calls: the walk stays in this file between reads (issue 28).
+            written, defines, uses = 0, [], set()
+            if "define" in text:
+                for m in DEFINE_RE.finditer(text):
+                    defines.append((m.group(1), m.group(2)))
+            if rel.endswith(ENTRY_SUFFIXES):
+                written = len(LITERAL_ENTRY_RE.findall(text))
+                for m in MACRO_ENTRY_USE_RE.finditer(text):
+                    uses.add(m.group(1))
+            facts = (written, tuple(defines), tuple(sorted(uses)))
             spelt = []
             if "include" in text:
                 for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
                     spelt.append((m.group(2).strip(), m.group(1) == "<"))
             if rows is not None and memo is not None and stat:
-                rows[where] = [stat, None, pickle.dumps((facts, spelt))]
+                rows[where] = [stat, None, pickle.dumps((_MEMO_LAYOUT, facts, spelt))]
                 memo.changed.add(where)
-        entries = entry_scan.add(rel, facts)
+        facts_of[rel] = facts
+        entries = facts[0]
         if config.max_units_per_file and entries > config.max_units_per_file:
             limit = config.max_units_per_file
             skipped.append(Skip(rel, f"too many kernel entries ({entries} > {limit} per file limit)"))
@@ -126,9 +137,8 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
         if spelt:
             includes[rel] = spelt
     index = RepoIndex.build(files)
-    candidates = _promote_header_includers(
-        entry_files + entry_scan.more_candidates(index, includes), includes, index
-    )
+    more = EntryScan.of(facts_of).more_candidates(index, includes)  # macro and library entries
+    candidates = _promote_header_includers(entry_files + more, includes, index)
     sources = [r for r in candidates if not r.endswith(HEADER_SUFFIXES)]
     reached = _reached(sources, includes, index)
     headers = [r for r in candidates if r.endswith(HEADER_SUFFIXES)]
