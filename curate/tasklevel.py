@@ -17,12 +17,30 @@ import typer
 from curate.judge import TaskJudge
 from dedup.decide import task_counts
 from dedup.taskreport import task_markdown, task_records
-from dedup.tasks import TaskIndex, match_units, task_index
+from dedup.tasks import TaskIndex, match_units, task_index, unit_document
 from parsers.torchref import read_reference, signature_from_text
 from schemas import BenchmarkItem, Decision, KernelUnit
 from schemas.tasks import TaskMatch, TaskSignature
 
 TASK_LEAK_POLICIES = ("flag", "drop")
+
+
+def task_leak_policy_sentence(policy: str) -> str:
+    """The sentence a dataset card states about task-level leaks under `--task-leaks POLICY`."""
+    if policy not in TASK_LEAK_POLICIES:
+        raise ValueError(
+            f"unknown task-leak policy {policy!r} (expected one of {', '.join(TASK_LEAK_POLICIES)})"
+        )
+    if policy == "drop":
+        return (
+            "Rows placed on a benchmark task by task-level matching (a different solution of the same "
+            "task, found by its names or by what its code does) were removed (`--task-leaks drop`)."
+        )
+    return (
+        "Rows placed on a benchmark task by task-level matching (a different solution of the same task, "
+        "found by its names or by what its code does) are kept and listed in leakage.json under "
+        "`task_matches` (`--task-leaks flag`, the default); they are not removed."
+    )
 
 
 def task_signatures(items: Sequence[BenchmarkItem]) -> list[TaskSignature]:
@@ -84,7 +102,7 @@ def judge_matches(
         for match in matches:
             item = items[match.item]
             reference = item.reference or item.description
-            verdict = judge.verdict(units[match.unit].code, reference)
+            verdict = judge.verdict(unit_document(units[match.unit]), reference)
             match.judge = "" if verdict is None else ("yes" if verdict else "no")
     finally:
         judge.close()
