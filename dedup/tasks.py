@@ -51,7 +51,10 @@ UNIT_SCAN_CHARS = 65_536
 SEMANTIC_THRESHOLD = 0.55  # tuned on the dev split and the dev controls (README)
 OP_LEVEL_DISCOUNT = 0.9  # a single-op task's score is scaled by this: users may want fused only
 _WEIGHT = {STRONG: 1.0, "weak": 0.5, GENERIC: 0.2}
-_PARTS = (0.45, 0.3, 0.15, 0.1)  # ops, words, spatial rank, constants
+_PARTS = (0.4, 0.35, 0.1, 0.15)  # ops, words, spatial rank, values
+# Task words: 0.7 x the share of the task's idf mass found + 0.3 x the mass found, full at 12 (a
+# sibling whose extra words, `reverse`, `exclusive`, are found beats the shorter name they share).
+_WORD_SHARE, _WORD_MASS, _FULL_MASS = 0.7, 0.3, 12.0
 _EXTRA_PENALTY, _EXTRA_CAP = 0.12, 0.36
 _COMMON_NUMBERS = frozenset({0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096})
 _STOP_WORDS = frozenset(
@@ -285,7 +288,9 @@ def semantic_score(
     ops = 2 * both / total if total else 0.0  # Dice: the task explained and the document explained
     present = sorted(task_ops & shown)
     weights = index.words[t]
-    word_share = sum(v for w, v in weights.items() if w in words) / (sum(weights.values()) or 1.0)
+    found = sum(v for w, v in weights.items() if w in words)
+    share = found / (sum(weights.values()) or 1.0)
+    word_share = _WORD_SHARE * share + _WORD_MASS * min(1.0, found / _FULL_MASS)
     stated = index.values[t]
     shared = sorted(v for v in stated if v in values)
     constants = sum(stated[v] for v in shared) / sum(stated.values()) if stated else 0.0

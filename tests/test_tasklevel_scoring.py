@@ -119,6 +119,7 @@ def test_an_attribute_only_one_op_has_shows_that_op() -> None:
     body = (
         '  float slope = attrs.GetFloat("negative_slope"); Select(y, mask, acc, slope, n);  // conv2d output'
     )
+    body += "\n  // in_channels 6, out_channels 12, kernel_size 3"
     kernel = _conv_kernel(body)
     match, _ = match_document(kernel, index)
     assert _task(index, match) == "conv2d_leaky_relu"
@@ -198,3 +199,42 @@ def test_policy_sentence_names_the_policy() -> None:
     assert "removed" in task_leak_policy_sentence("drop")
     with pytest.raises(ValueError):
         task_leak_policy_sentence("keep")
+
+
+CUMSUM = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return torch.cumsum(x, dim=self.dim)
+"""
+CUMSUM_REVERSE = CUMSUM.replace(
+    "torch.cumsum(x, dim=self.dim)", "torch.cumsum(x.flip(self.dim), dim=self.dim).flip(self.dim)"
+)
+
+
+def test_a_sibling_whose_extra_words_are_found_wins_the_tie() -> None:
+    index = _index({"cumsum": CUMSUM, "cumsum_reverse": CUMSUM_REVERSE})
+    kernel = """
+// cumsum (prefix sum) along dim, walking the row in reverse: the last element first
+extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) { CumSum(acc, row, dim); }
+"""
+    match, _ = match_document(kernel, index)
+    assert _task(index, match) == "cumsum_reverse", "word mass missing: the shorter sibling wins the tie"
+
+
+CONV_MISH = _reference("        x = F.mish(x)")
+
+
+def test_ops_a_task_is_carried_out_with_are_not_extra_work() -> None:
+    index = _index({"conv2d_mish": CONV_MISH})
+    body = (
+        "  Mmad(c0, a0, b0, p); Softplus(t, acc, n); Tanh(t, t, n); Mul(y, acc, t, n);  // mish of the conv2d"
+    )
+    body += "\n  // in_channels 6, out_channels 12, kernel_size 3"
+    match, _ = match_document(_conv_kernel(body), index)
+    assert _task(index, match) == "conv2d_mish", (
+        "a conv's Mmad and a mish's softplus and tanh counted as extra"
+    )
