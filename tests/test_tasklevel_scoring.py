@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from curate.tasklevel import task_index_for, task_leak_policy_sentence
-from dedup.tasks import UNIT_SCAN_CHARS, match_document, match_units, unit_document
+from dedup.tasks import (
+    UNIT_SCAN_CHARS,
+    candidate_facts,
+    match_document,
+    match_units,
+    semantic_score,
+    unit_document,
+)
 from parsers.torchref import read_reference
 from schemas import BenchmarkItem, KernelUnit
 
@@ -215,14 +222,15 @@ CUMSUM_REVERSE = CUMSUM.replace(
 )
 
 
-def test_a_sibling_whose_extra_words_are_found_wins_the_tie() -> None:
+def test_a_sibling_whose_extra_words_are_found_scores_higher() -> None:
     index = _index({"cumsum": CUMSUM, "cumsum_reverse": CUMSUM_REVERSE})
     kernel = """
 // cumsum (prefix sum) along dim, walking the row in reverse: the last element first
 extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) { CumSum(acc, row, dim); }
 """
-    match, _ = match_document(kernel, index)
-    assert _task(index, match) == "cumsum_reverse", "word mass missing: the shorter sibling wins the tie"
+    facts, words = candidate_facts(kernel)
+    plain, reverse = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert reverse.score > plain.score, "word mass missing: the shorter sibling ties with the longer"
 
 
 CONV_MISH = _reference("        x = F.mish(x)")
@@ -235,6 +243,15 @@ def test_ops_a_task_is_carried_out_with_are_not_extra_work() -> None:
     )
     body += "\n  // in_channels 6, out_channels 12, kernel_size 3"
     match, _ = match_document(_conv_kernel(body), index)
-    assert _task(index, match) == "conv2d_mish", (
-        "a conv's Mmad and a mish's softplus and tanh counted as extra"
-    )
+    assert _task(index, match) == "conv2d_mish"
+    facts, words = candidate_facts(_conv_kernel(body))
+    scored = semantic_score(index, 0, facts, words, frozenset(facts.values))
+    assert scored.ops == 1.0, "a conv's Mmad and a mish's softplus and tanh counted as extra work"
+
+
+def test_semantics_abstains_between_siblings_the_row_does_not_tell_apart() -> None:
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH})
+    body = "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
+    body += "\n  // in_channels, out_channels, kernel_size"
+    match, _ = match_document(_conv_kernel(body), index)
+    assert match is None, "a tie between siblings was settled by the order of the tasks"
