@@ -12,8 +12,9 @@ a control corpus (kernels of no benchmark task) that is flagged.
   (benchmarks/neutralise_names.py). Recall: share of solutions placed on their task; precision:
   share of placements that are right.
 - Dev / held-out: md5 of the truth task's key, first byte mod 10 < 7 -> dev. Tune on dev only.
-- Control: every code file (or op directory) of each --control folder is one document; printed:
-  documents, flagged as fused, flagged as op level.
+- Control: each --control folder read per unit (a file with a kernel entry plus its folder's
+  files, as `dedup` reads a unit) and per file (every code file alone, shared headers included);
+  printed: documents, flagged as fused, flagged as op level.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from neutralise_names import neutralise  # noqa: E402
 
 from dedup.names import op_name_key  # noqa: E402
-from dedup.tasks import SEMANTIC_THRESHOLD, match_document, task_index  # noqa: E402
+from dedup.tasks import SEMANTIC_THRESHOLD, UNIT_SCAN_CHARS, match_document, task_index  # noqa: E402
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
 
@@ -70,12 +71,27 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
     return rows
 
 
-def control_docs(folder: Path) -> list[str]:
-    return [
-        f.read_text(encoding="utf-8", errors="replace")
-        for f in sorted(folder.rglob("*"))
-        if f.is_file() and f.suffix in (".cpp", ".h", ".hpp", ".cc", ".asc") and ".git" not in f.parts
+_SOURCES = (".cpp", ".h", ".hpp", ".cc", ".asc")
+
+
+def control_docs(folder: Path, per: str) -> list[str]:
+    """Per "file": every code file is a document (harsher than dedup: a shared header counts).
+    Per "unit": as `dedup` reads a unit (`dedup.tasks.unit_document`): every file that defines a
+    kernel entry (`__global__`), followed by the other code files of its folder, cut at
+    UNIT_SCAN_CHARS; library headers of other folders are not read."""
+    files = [
+        f for f in sorted(folder.rglob("*")) if f.is_file() and f.suffix in _SOURCES and ".git" not in f.parts
     ]
+    texts = {f: f.read_text(encoding="utf-8", errors="replace") for f in files}
+    if per == "file":
+        return list(texts.values())
+    docs = []
+    for f, text in texts.items():
+        if "__global__" not in text:
+            continue
+        siblings = [texts[g] for g in files if g.parent == f.parent and g != f]
+        docs.append("\n".join([text, *siblings])[:UNIT_SCAN_CHARS])
+    return docs
 
 
 def main() -> None:
@@ -114,14 +130,17 @@ def main() -> None:
             f"recall {recall:.3f} precision {precision:.3f}"
         )
     for folder in args.control:
-        docs = control_docs(Path(folder))
-        fused = op = 0
-        for doc in docs:
-            match, _ = match_document(doc, index, threshold=args.threshold)
-            fused += bool(match and match.level == "fused")
-            op += bool(match and match.level == "op")
-        share = fused / len(docs) if docs else 0.0
-        print(f"control {folder}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}")
+        for per in ("unit", "file"):
+            docs = control_docs(Path(folder), per)
+            fused = op = 0
+            for doc in docs:
+                match, _ = match_document(doc, index, threshold=args.threshold)
+                fused += bool(match and match.level == "fused")
+                op += bool(match and match.level == "op")
+            share = fused / len(docs) if docs else 0.0
+            print(
+                f"control {folder} per {per}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}"
+            )
 
 
 if __name__ == "__main__":

@@ -15,12 +15,10 @@ from typing import Any
 from curate.judge import TaskJudge
 from curate.report.task_leaks import task_markdown, task_records
 from dedup.decide import task_counts
-from dedup.tasks import TaskIndex, match_units, task_index
+from dedup.tasks import TaskIndex, match_units, task_index, unit_document
 from parsers.torchref import read_reference, signature_from_text
 from schemas import BenchmarkItem, Decision, KernelUnit
 from schemas.tasks import TaskMatch, TaskSignature
-
-TASK_LEAK_POLICIES = ("flag", "drop")
 
 
 def task_signatures(items: Sequence[BenchmarkItem]) -> list[TaskSignature]:
@@ -72,7 +70,7 @@ def judge_matches(
         for match in matches:
             item = items[match.item]
             reference = item.reference or item.description
-            verdict = judge.verdict(units[match.unit].code, reference)
+            verdict = judge.verdict(unit_document(units[match.unit]), reference)
             match.judge = "" if verdict is None else ("yes" if verdict else "no")
     finally:
         judge.close()

@@ -14,6 +14,7 @@ A text that is not Python (a task description from a table) gives the ops its wo
 from __future__ import annotations
 
 import ast
+import operator
 import re
 
 from schemas.taskops import TORCH_OPS, ops_of_words, split_identifier, text_words
@@ -192,7 +193,65 @@ def read_reference(task: str, text: str) -> TaskSignature:
         constants=sorted(set(_constants(tree)) | set(init_values)),
         dims=_dims(nodes),
         words=sorted(set(words)),
+        values=stated_values(tree, functions),
     )
+
+
+_SAFE_BINOPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+
+
+def _number(node: ast.AST) -> float | None:
+    """The value of a numeric literal or of arithmetic on literals (`1024 * 2`, `-0.01`, `2**10`),
+    computed without evaluating code."""
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    ):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return -inner if inner is not None else None
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _number(node.left), _number(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        if abs(right) > 64 or abs(left) > 1 << 20 or (left < 0 and not right.is_integer()):
+            return None
+        return float(left**right)
+    fn = _SAFE_BINOPS.get(type(node.op))
+    try:
+        return float(fn(left, right)) if fn else None
+    except ArithmeticError:
+        return None
+
+
+def stated_values(tree: ast.Module, functions: dict[str, ast.FunctionDef]) -> list[float]:
+    """Every number a reference states: module-level assignments (tuples element-wise, arithmetic
+    evaluated), then every literal of `get_init_inputs`, `forward` and `__init__` (defaults too).
+    A solution written for the task tends to spell the same numbers (a slope, an eps, a shape)."""
+    values: set[float] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            parts = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
+            values.update(v for v in map(_number, parts) if v is not None)
+    for name in ("get_init_inputs", "forward", "__init__"):
+        func = functions.get(name)
+        for sub in ast.walk(func) if func is not None else ():
+            if isinstance(sub, ast.Constant | ast.UnaryOp | ast.BinOp):
+                value = _number(sub)
+                if value is not None:
+                    values.add(value)
+    return sorted(values)
 
 
 def _init_values(func: ast.FunctionDef | None) -> list[int]:

@@ -255,6 +255,15 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "div": ("div",),
     "divide": ("div",),
     "division": ("div",),
+    # Parameters only one computation has: an op definition's attributes and inputs keep them
+    # when every name spelt after the task is changed (`negative_slope` is a leaky relu's).
+    "negative_slope": ("leaky_relu",),
+    "neg_slope": ("leaky_relu",),
+    "running_mean": ("batch_norm",),
+    "running_var": ("batch_norm",),
+    "num_groups": ("group_norm",),
+    "normalized_shape": ("layer_norm",),
+    "output_padding": ("conv_transpose", "conv"),
 }
 
 # torch / nn / F callables (the last dotted component, lower case) -> canonical ops.
@@ -368,6 +377,44 @@ TORCH_OPS: dict[str, tuple[str, ...]] = {
     "div": ("div",),
     "divide": ("div",),
 }
+
+
+# Ops a kernel uses to carry out another: a convolution runs on the cube unit as a matmul, a mish
+# is a softplus and a tanh. A solution showing them does no computation beyond the task's.
+IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
+    "conv": ("matmul",),
+    "conv_transpose": ("matmul",),
+    "attention": ("matmul", "softmax"),
+    "lstm": ("matmul", "sigmoid", "tanh"),
+    "gru": ("matmul", "sigmoid", "tanh"),
+    "rnn": ("matmul", "tanh"),
+    "mish": ("softplus", "tanh"),
+    "swish": ("sigmoid",),
+    "gelu": ("tanh",),
+    "log_softmax": ("softmax", "logsumexp"),
+    "softmax": ("logsumexp",),
+    "logsumexp": ("softmax",),
+    "softplus": ("relu",),
+    "elu": ("relu",),
+    "selu": ("elu", "relu"),
+    "hardswish": ("hardsigmoid", "relu"),
+    "hardsigmoid": ("hardtanh", "relu"),
+    "hardtanh": ("relu",),
+    "leaky_relu": ("relu",),
+    "group_norm": ("instance_norm", "layer_norm", "norm"),
+    "layer_norm": ("norm",),
+    "instance_norm": ("norm",),
+    "batch_norm": ("norm",),
+    "rms_norm": ("norm",),
+    "cross_entropy": ("log_softmax", "softmax", "logsumexp", "gather"),
+    "triplet": ("norm",),
+    "cosine_similarity": ("norm",),
+}
+
+
+def implied_ops(ops: set[str] | frozenset[str]) -> set[str]:
+    """The ops `ops` are commonly carried out with (see IMPLEMENTED_WITH)."""
+    return {helper for op in ops for helper in IMPLEMENTED_WITH.get(op, ())}
 
 
 def strength(op: str) -> str:

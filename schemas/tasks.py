@@ -26,6 +26,9 @@ class TaskSignature:
     input_shapes: list[list[str]] = field(default_factory=list)  # get_inputs tensors, dims as written
     input_dtypes: list[str] = field(default_factory=list)
     constants: list[int] = field(default_factory=list)  # integer values of module-level constants
+    # Every number the reference states (module constants evaluated, `get_init_inputs` values,
+    # literals of `forward` and `__init__` defaults: a negative slope, an eps, a scale, a shape).
+    values: list[float] = field(default_factory=list)
     dims: list[int] = field(default_factory=list)  # spatial ranks of its modules (Conv2d -> 2)
     words: list[str] = field(default_factory=list)  # docstring and comment words (lower case)
     source: str = "pytorch"  # pytorch | text
@@ -43,6 +46,7 @@ class CandidateFacts:
     apis: list[str] = field(default_factory=list)  # AscendC calls, in first-seen order
     ops: dict[str, str] = field(default_factory=dict)  # canonical op -> the word that showed it
     numbers: list[int] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)
 
 
@@ -58,5 +62,5 @@ class TaskMatch:
     confidence: str  # high | medium | low
     matched_ops: list[str] = field(default_factory=list)  # task ops found, with the word that showed each
     name: str = ""  # the candidate name that equals the task's (identity)
-    shared_numbers: list[int] = field(default_factory=list)
+    shared_numbers: list[float] = field(default_factory=list)  # values both sides state
     judge: str = ""  # "", yes, no: the judge's verdict when one was asked

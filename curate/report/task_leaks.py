@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dedup.tasks import TaskIndex, candidate_facts
+from dedup.tasks import TaskIndex, candidate_facts, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
@@ -21,7 +21,7 @@ def task_record(
 ) -> dict[str, Any]:
     """One match as leakage.json holds it (`t`: the task's position in the index)."""
     unit, item, sig = units[match.unit], items[match.item], index.signatures[t]
-    facts, _ = candidate_facts(unit.code, (unit.op_name, unit.kernel_name))
+    facts, _ = candidate_facts(unit_document(unit), (unit.op_name, unit.kernel_name))
     return {
         "unit_id": unit.unit_id,
         "unit_source": unit.source,

@@ -1,0 +1,250 @@
+"""The features of task-level scoring added for renamed solutions and control corpora: stated
+values, parameter words, switch words, the semantic-claim rules, the bounded unit document and
+the card's policy sentence. Each case fails when its feature is taken out."""
+
+from __future__ import annotations
+
+import pytest
+
+from curate.tasklevel import task_index_for
+from dedup.tasks import (
+    UNIT_SCAN_CHARS,
+    candidate_facts,
+    match_document,
+    match_units,
+    semantic_score,
+    unit_document,
+)
+from parsers.torchref import read_reference
+from schemas import BenchmarkItem, KernelUnit
+
+
+def _reference(forward: str, constants: str = "", params: str = "") -> str:
+    return f"""import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    def __init__(self, in_channels, out_channels, kernel_size{params}):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size)
+
+    def forward(self, x):
+        x = self.conv(x)
+{forward}
+        return x
+{constants}
+def get_inputs():
+    return [torch.rand(10, 6, 30, 30)]
+
+def get_init_inputs():
+    return [6, 12, 3]
+"""
+
+
+# Two siblings: the same ops, the same words; only the numbers they are run with differ.
+HARDTANH_SCALE = _reference("        x = F.hardtanh(x, min_val=-0.73, max_val=0.73)\n        x = x * 1.85")
+SCALE_HARDTANH = _reference("        x = x * 3.5\n        x = F.hardtanh(x, min_val=-0.25, max_val=0.25)")
+LEAKY = _reference("        x = F.leaky_relu(x, negative_slope=0.07)")
+MATMUL_RELU = """import torch
+class Model(torch.nn.Module):
+    def forward(self, a, b):
+        return torch.relu(torch.matmul(a, b))
+"""
+MATMUL_MIN_SUBTRACT = """import torch
+class Model(torch.nn.Module):
+    def forward(self, a, b):
+        return torch.min(torch.matmul(a, b), dim=1)[0] - 0.3
+"""
+# A network: its name states no op, its forward is convolutions, norms and relus.
+NETWORK = _reference("        x = F.relu(F.batch_norm(x, None, None, training=True))")
+
+
+def _items(tasks: dict[str, str]) -> list[BenchmarkItem]:
+    return [
+        BenchmarkItem(
+            item_id=name,
+            benchmark="mini",
+            task_name=name,
+            op_name=name,
+            level=0,
+            category="x",
+            path=f"{name}.py",
+            reference=text,
+        )
+        for name, text in tasks.items()
+    ]
+
+
+def _index(tasks: dict[str, str]):
+    index = task_index_for(_items(tasks))
+    assert index is not None
+    return index
+
+
+def _task(index, match) -> str:
+    return "" if match is None else index.signatures[match.item].task
+
+
+def _conv_kernel(body: str) -> str:
+    return f"""
+// direct convolution over a window, then the epilogue
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR w, GM_ADDR y) {{
+  ConvWindow(acc, x, w);
+{body}
+}}
+"""
+
+
+def test_reference_values_are_evaluated_literals_and_constants() -> None:
+    sig = read_reference("t", SCALE_HARDTANH + "\nM = 1024 * 2\nshape = (7, 0.125)\n")
+    assert {3.5, 0.25, 2048.0, 7.0, 0.125} <= set(sig.values)
+
+
+@pytest.mark.parametrize(
+    ("body", "task"),
+    [
+        (
+            "  Maxs(y, acc, -0.73f, n); Mins(y, y, 0.73f, n); Muls(y, y, 1.85f, n); // hardtanh",
+            "conv2d_hardtanh_scale",
+        ),
+        (
+            "  Muls(y, acc, 3.5f, n); Maxs(y, y, -0.25f, n); Mins(y, y, 0.25f, n); // hardtanh",
+            "conv2d_scale_hardtanh",
+        ),
+    ],
+)
+def test_stated_values_tell_siblings_apart(body: str, task: str) -> None:
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH})
+    match, _ = match_document(_conv_kernel(body), index)
+    assert _task(index, match) == task, "values missing: siblings tie and the first one wins"
+    assert match is not None and match.shared_numbers
+
+
+def test_an_attribute_only_one_op_has_shows_that_op() -> None:
+    index = _index({"conv2d_leaky_relu": LEAKY, "conv2d_hardtanh_scale": HARDTANH_SCALE})
+    body = (
+        '  float slope = attrs.GetFloat("negative_slope"); Select(y, mask, acc, slope, n);  // conv2d output'
+    )
+    body += "\n  // in_channels 6, out_channels 12, kernel_size 3"
+    kernel = _conv_kernel(body)
+    match, _ = match_document(kernel, index)
+    assert _task(index, match) == "conv2d_leaky_relu"
+
+
+def test_a_relu_switch_of_a_matmul_copy_is_not_a_relu() -> None:
+    index = _index({"matmul_relu": MATMUL_RELU})
+    kernel = """
+// matmul: Mmad over the K tiles, the result copied out of L0C
+extern "C" __global__ __aicore__ void mm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+  Mmad(c0, a0, b0, params);
+  FixpipeParams fp; fp.reluMode = 0; bool enRelu = false;  // enRelu: off
+  Fixpipe(cGm, c0, fp);
+}
+"""
+    match, _ = match_document(kernel, index)
+    assert _task(index, match) != "matmul_relu"
+    applied = kernel.replace("fp.reluMode = 0; bool enRelu = false;  // enRelu: off", "Relu(c1, c1, n);")
+    match, _ = match_document(applied, index)  # a relu it computes still counts
+    assert _task(index, match) == "matmul_relu"
+
+
+def test_a_fused_task_of_one_strong_op_is_not_claimed_by_semantics() -> None:
+    index = _index({"matmul_min_subtract": MATMUL_MIN_SUBTRACT})
+    kernel = """
+// tiled matmul; the last tile is min(tileK, k - offset) long
+extern "C" __global__ __aicore__ void mm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+  uint32_t len = min(tileK, k - offset); Mmad(c0, a0, b0, len); Sub(c1, c0, bias, n);
+}
+"""
+    match, _ = match_document(kernel, index)
+    assert match is None, "a matmul that says min for its tiling claimed matmul_min_subtract"
+
+
+def test_a_network_task_is_not_claimed_by_what_a_kernel_does() -> None:
+    index = _index({"resnet_block": NETWORK})
+    body = "  BatchNorm(y, acc, gamma, beta, n); Relu(y, y, n);\n  // conv2d block: in_channels 6, out_channels 12, kernel_size 3; batch norm; relu"
+    kernel = _conv_kernel(body)
+    match, _ = match_document(kernel, index)
+    assert match is None, "a conv+bn+relu kernel was placed on a network task by semantics"
+
+
+def _unit(code: str, host: str = "") -> KernelUnit:
+    return KernelUnit(
+        unit_id="u",
+        source="t",
+        origin_url="",
+        commit="",
+        path="ops/my_op/op_kernel/my_op.cpp",
+        layout="msopgen",
+        op_name="",
+        kernel_name="",
+        code=code,
+        host_code=host,
+    )
+
+
+def test_unit_document_reads_its_own_files_not_library_headers() -> None:
+    entry = 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x) { Process(x); }\n'
+    own = "\n// ---- ops/my_op/op_kernel/my_op_impl.h ----\n// tiles of the input, 6 by 12\n"
+    shared = "\n// ---- common/helpers.h ----\n// conv2d helpers; relu helpers\nvoid conv_relu_helper();\n"
+    unit = _unit(entry + own + shared, host='this->Attr("alpha");')
+    document = unit_document(unit)
+    assert "tiles of the input" in document and 'Attr("alpha")' in document
+    assert "conv_relu_helper" not in document
+    index = _index({"conv2d_relu": _reference("        x = F.relu(x)")})
+    assert match_units([unit], index) == [], "a shared header's helper names placed the unit on a task"
+
+
+def test_unit_document_is_bounded() -> None:
+    unit = _unit("// x\n" + "int a;\n" * UNIT_SCAN_CHARS, host="y" * (3 * UNIT_SCAN_CHARS))
+    assert len(unit_document(unit)) <= 2 * UNIT_SCAN_CHARS + 1
+
+
+CUMSUM = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return torch.cumsum(x, dim=self.dim)
+"""
+CUMSUM_REVERSE = CUMSUM.replace(
+    "torch.cumsum(x, dim=self.dim)", "torch.cumsum(x.flip(self.dim), dim=self.dim).flip(self.dim)"
+)
+
+
+def test_a_sibling_whose_extra_words_are_found_scores_higher() -> None:
+    index = _index({"cumsum": CUMSUM, "cumsum_reverse": CUMSUM_REVERSE})
+    kernel = """
+// cumsum (prefix sum) along dim, walking the row in reverse: the last element first
+extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) { CumSum(acc, row, dim); }
+"""
+    facts, words = candidate_facts(kernel)
+    plain, reverse = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert reverse.score > plain.score, "word mass missing: the shorter sibling ties with the longer"
+
+
+CONV_MISH = _reference("        x = F.mish(x)")
+
+
+def test_ops_a_task_is_carried_out_with_are_not_extra_work() -> None:
+    index = _index({"conv2d_mish": CONV_MISH})
+    body = (
+        "  Mmad(c0, a0, b0, p); Softplus(t, acc, n); Tanh(t, t, n); Mul(y, acc, t, n);  // mish of the conv2d"
+    )
+    body += "\n  // in_channels 6, out_channels 12, kernel_size 3"
+    match, _ = match_document(_conv_kernel(body), index)
+    assert _task(index, match) == "conv2d_mish"
+    facts, words = candidate_facts(_conv_kernel(body))
+    scored = semantic_score(index, 0, facts, words, frozenset(facts.values))
+    assert scored.ops == 1.0, "a conv's Mmad and a mish's softplus and tanh counted as extra work"
+
+
+def test_semantics_abstains_between_siblings_the_row_does_not_tell_apart() -> None:
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH})
+    body = "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
+    body += "\n  // in_channels, out_channels, kernel_size"
+    match, _ = match_document(_conv_kernel(body), index)
+    assert match is None, "a tie between siblings was settled by the order of the tasks"
