@@ -16,7 +16,8 @@ from dedup.tasks import (
     unit_document,
 )
 from parsers.torchref import read_reference
-from schemas import BenchmarkItem, KernelUnit
+from schemas import KernelUnit
+from tests.test_tasklevel import _items  # the same mini benchmark of named references
 
 
 def _reference(forward: str, constants: str = "", params: str = "") -> str:
@@ -58,22 +59,6 @@ class Model(torch.nn.Module):
 """
 # A network: its name states no op, its forward is convolutions, norms and relus.
 NETWORK = _reference("        x = F.relu(F.batch_norm(x, None, None, training=True))")
-
-
-def _items(tasks: dict[str, str]) -> list[BenchmarkItem]:
-    return [
-        BenchmarkItem(
-            item_id=name,
-            benchmark="mini",
-            task_name=name,
-            op_name=name,
-            level=0,
-            category="x",
-            path=f"{name}.py",
-            reference=text,
-        )
-        for name, text in tasks.items()
-    ]
 
 
 def _index(tasks: dict[str, str]):
