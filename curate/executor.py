@@ -13,6 +13,7 @@ import os
 import pickle
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
@@ -93,8 +94,12 @@ class LocalExecutor:
         _TASK = fn
         try:
             processes = min(self.workers, len(items))
-            with multiprocessing.get_context("fork").Pool(processes, _start_worker) as pool:
-                yield from pool.imap(_run_task, items, chunksize=1)
+            # concurrent.futures, not multiprocessing.Pool: Pool's terminate() holds the task
+            # queue's lock while its idle workers wait for it, and a worker that missed the stop
+            # signal left a test run hanging; this pool's workers are told to stop in the queue.
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(processes, mp_context=context, initializer=_start_worker) as pool:
+                yield from pool.map(_run_task, items)
         finally:
             _TASK = None
 
