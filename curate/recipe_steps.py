@@ -12,6 +12,7 @@ from pathlib import Path
 from curate.errors import UserError
 from curate.recipe import Recipe, SourceSpec
 from curate.runner import Step, as_record, source_identity, source_root
+from curate.wording import plural
 from curate.workspace import Workspace
 
 TABLES = {
@@ -78,7 +79,7 @@ def _docs_step(recipe: Recipe, ws: Workspace, spec: SourceSpec, mirror: Path | N
 
     def run() -> str:
         summary = run_ingest_docs(ws, str(source_root(spec, ws, mirror)), spec.name)
-        return f"{summary.pages} pages, {summary.chunks} chunks"
+        return f"{plural(summary.pages, 'page')}, {plural(summary.chunks, 'chunk')}"
 
     return Step(
         id=f"docs:{spec.name}",
@@ -127,9 +128,8 @@ def _knowledge_step(recipe: Recipe, ws: Workspace) -> Step:
 
         catalog, check = default_checks()
         assert recipe.knowledge is not None
-        return run_knowledge(ws, recipe.annotate.resolved(), recipe.knowledge, catalog, check).line(
-            str(ws.knowledge)
-        )
+        outcome = run_knowledge(ws, recipe.annotate.resolved(), recipe.knowledge, catalog, check)
+        return outcome.line(str(ws.knowledge)).removeprefix("knowledge: ")  # the step is named already
 
     record = {"annotate": as_record(recipe.annotate), "knowledge": as_record(recipe.knowledge)}
     return Step("knowledge", run, _t("docs", "benchmark"), _t("knowledge"), record)

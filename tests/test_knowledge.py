@@ -157,7 +157,7 @@ def test_knowledge_run_with_the_openai_server_verifies_dedups_and_audits(tmp_pat
     ws = tmp_path / "ws"
     result = curate("ingest-docs", str(docs), "-w", str(ws))
     assert result.returncode == 0, result.stderr
-    assert "1 chunks" in result.stdout
+    assert "1 page, 1 chunk " in result.stdout
     write_records(
         Workspace(ws).benchmark,
         BenchmarkItem,
@@ -296,7 +296,7 @@ def test_a_knowledge_rerun_sends_no_request(tmp_path: Path) -> None:
         assert first.returncode == 0, first.stderr
         sent = len(proxy.requests)
         assert proxy.count() >= 2  # the answer-format probe and the chunk's request
-        assert "1 answers received, 0 from the journal" in first.stdout
+        assert "1 answer received, 0 from the journal" in first.stdout
         items = read_records(Workspace(ws).knowledge, KnowledgeItem)
 
         rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)

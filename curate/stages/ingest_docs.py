@@ -9,6 +9,7 @@ from pathlib import Path
 from curate.errors import UserError
 from curate.sources import clone, default_name, local_directory, looks_like_git_url
 from curate.stage import Stage
+from curate.wording import plural
 from curate.workspace import Workspace
 from parsers.doctree import walk_doc_tree
 from parsers.files import REFUSED, Skip
@@ -33,7 +34,8 @@ class IngestDocsSummary:
         named = "; ".join(f"{r.path}: {r.reason}" for r in self.refused[:3])
         more = f" and {len(self.refused) - 3} more" if len(self.refused) > 3 else ""
         return (
-            f"ingest-docs {self.source}: {self.pages} pages, {self.chunks} chunks ({self.with_apis} define "
+            f"ingest-docs {self.source}: {plural(self.pages, 'page')}, {plural(self.chunks, 'chunk')} "
+            f"({self.with_apis} define "
             f"APIs, {self.with_prototypes} with prototypes), {self.skipped} skipped"
             + (f" (refused: {named}{more})" if self.refused else "")
             + f" -> {self.table}"

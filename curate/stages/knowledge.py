@@ -26,6 +26,7 @@ from annotate.tasks.knowledge_qa import KnowledgeConfig, KnowledgeQATask, Questi
 from curate.errors import UserError
 from curate.publish.split import split_of
 from curate.stages.annotate import read_api_key, teacher_endpoint
+from curate.wording import plural
 from curate.workspace import Workspace
 from dedup.questions import mark_duplicates, mark_leaks
 from schemas import BenchmarkItem, DocChunk, KnowledgeItem, read_records, stable_id, write_records
@@ -43,8 +44,9 @@ class KnowledgeSummary:
     def line(self, table: str) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
         return (
-            f"knowledge: {self.chunks} chunks, {counts or 'no items'}, {self.failed_chunks} chunks failed; "
-            f"{self.requested} answers received, {self.cached} from the journal -> {table}"
+            f"knowledge: {plural(self.chunks, 'chunk')}, {counts or 'no items'}, "
+            f"{plural(self.failed_chunks, 'chunk')} failed; "
+            f"{plural(self.requested, 'answer')} received, {self.cached:,} from the journal -> {table}"
         )
 
 
