@@ -28,6 +28,7 @@ import pyarrow as pa
 
 from curate.errors import UserError
 from curate.workspace import Workspace
+from dedup.config import SHARD_ROWS
 from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
@@ -642,9 +643,7 @@ def benchmark_directory(root: Path, name: str) -> BenchmarkSide | None:
     return BenchmarkSide(result.items, result.left_out)
 
 
-# -- Streaming: the training side in shards of bounded size ------------------------------------
-
-SHARD_ROWS = 4096
+# -- Streaming: the training side in shards of bounded size (SHARD_ROWS) -----------------------
 
 
 @dataclass(frozen=True, slots=True)

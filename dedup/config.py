@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from schemas.config import ConfigError, option
 
 SCHEMES = ("affine32", "legacy")
+# Training rows (or files) read, and sent to a worker, at a time: bounds dedup's and audit's memory.
+SHARD_ROWS = 4096
 
 
 @dataclass(slots=True)

@@ -12,9 +12,8 @@ from typing import Annotated
 import typer
 
 from curate.commands.config_options import config_command
-from curate.commands.dedup import SHARD_ROWS
 from curate.commands.options import CodeFromOption, EngineOption, JsonOption, check_code_from
-from dedup.config import DedupConfig
+from dedup.config import SHARD_ROWS, DedupConfig
 
 JudgeUrlOption = Annotated[
     str | None,

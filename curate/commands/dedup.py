@@ -10,9 +10,7 @@ import typer
 from curate.commands.config_options import config_command
 from curate.commands.options import EngineOption, JsonOption, WorkspaceOption
 from curate.workspace import DEFAULT_WORKSPACE, Workspace
-from dedup.config import DedupConfig
-
-SHARD_ROWS = 4096  # curate.sources.SHARD_ROWS, which imports pyarrow: `dedup --help` need not (a test checks)
+from dedup.config import SHARD_ROWS, DedupConfig
 
 
 @config_command(DedupConfig, "dedup")

@@ -25,7 +25,6 @@ from curate.report.leakage_md import build_markdown
 from curate.report.task_leaks import task_markdown, task_records
 from curate.sources import (
     MISSING,
-    SHARD_ROWS,
     WORKSPACE,
     BenchmarkSide,
     Shard,
@@ -38,7 +37,7 @@ from curate.sources import (
 )
 from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from curate.workspace import leakage_reports
-from dedup.config import DedupConfig
+from dedup.config import SHARD_ROWS, DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
 from schemas.tables import write_text_atomic
 

@@ -17,12 +17,11 @@ from curate.errors import UserError
 from curate.executor import check_engine, executor_for
 from curate.report.leakage import build_json, dump_json
 from curate.report.leakage_md import build_markdown
-from curate.sources import SHARD_ROWS
 from curate.stage import Stage
 from curate.tasklevel import dedup_task_leaks
 from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
-from dedup.config import DedupConfig
+from dedup.config import SHARD_ROWS, DedupConfig
 from dedup.decide import run_dedup
 from schemas import BenchmarkItem, Decision, KernelUnit, read_records
 from schemas.runs import DedupRun
