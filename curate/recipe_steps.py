@@ -36,9 +36,10 @@ def _licence_note(ws: Workspace, spec: SourceSpec) -> str:
     """The source's rows against the licence the recipe declares for it."""
     if not spec.license:
         return ""
-    import pyarrow.parquet as pq
+    from schemas import KernelUnit
+    from schemas.tables import read_table
 
-    table = pq.read_table(ws.units, columns=["source", "license"]).to_pylist()
+    table = read_table(ws.units, KernelUnit, columns=["source", "license"]).to_pylist()
     found = Counter(row["license"] for row in table if row["source"] == spec.name)
     other = {lic: n for lic, n in found.items() if lic != spec.license}
     if not other:

@@ -18,7 +18,7 @@ from curate.publish.publish_config import PushConfig
 from curate.publish.repo import RepoContent, assemble, write_to_dir
 from curate.stage import Stage
 from curate.workspace import Workspace
-from schemas import DatasetRow, KnowledgeItem, PreferencePair, read_records
+from schemas import DatasetRow, KernelUnit, KnowledgeItem, PreferencePair, read_records
 from schemas.runs import PushRun
 
 
@@ -60,9 +60,11 @@ def _unit_ids(ws: Workspace) -> set[str]:
     which look like random hex to the secret gate but are published on purpose."""
     if not ws.units.exists():
         return set()
-    import pyarrow.parquet as pq
+    from schemas.tables import read_table
 
-    return {str(v) for v in pq.read_table(ws.units, columns=["unit_id"]).column("unit_id").to_pylist()}
+    return {
+        str(v) for v in read_table(ws.units, KernelUnit, columns=["unit_id"]).column("unit_id").to_pylist()
+    }
 
 
 def _check(config: PushConfig, rerun: str, dry_run: bool = False) -> None:
