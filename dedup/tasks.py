@@ -383,11 +383,14 @@ def unit_document(unit: KernelUnit) -> str:
     """The text a unit is matched on: its entry file, the headers of its own operator directory
     (or of the entry's folder), then its host code; each part cut at `UNIT_SCAN_CHARS`."""
     files = split_unit_code(unit.code, unit.path)
-    home = operator_dir_of(unit.path)
-    if home is None:
-        home = unit.path.rpartition("/")[0]
-    prefix = f"{home}/" if home else ""
-    own = [text for i, (path, text) in enumerate(files) if i == 0 or path.startswith(prefix)]
+    if len(files) == 1:  # a text row or a one-file unit (most of a large audit): no folder to find
+        own = [files[0][1]]
+    else:
+        home = operator_dir_of(unit.path)
+        if home is None:
+            home = unit.path.rpartition("/")[0]
+        prefix = f"{home}/" if home else ""
+        own = [text for i, (path, text) in enumerate(files) if i == 0 or path.startswith(prefix)]
     kernel = "\n".join(own)[:UNIT_SCAN_CHARS]
     return f"{kernel}\n{unit.host_code[:UNIT_SCAN_CHARS]}" if unit.host_code else kernel
 
