@@ -18,7 +18,7 @@ from dedup.leakage import PairScore, match_benchmark
 from dedup.lsh import band_params, buckets
 from dedup.minhash import signatures
 from dedup.names import name_index, op_name_key
-from dedup.shingles import ShingleSets, build_shingle_sets, jaccard
+from dedup.shingles import ShingleSets, Vocabulary, build_shingle_sets, jaccard, vocabulary_of
 from dedup.tasks import TaskIndex, match_units
 from schemas import BenchmarkItem, Decision, KernelUnit, stable_id
 from schemas.licenses import is_permissive
@@ -92,19 +92,22 @@ class BenchIndex:
 
     where: list[tuple[int, int]]  # (item, answer) of each benchmark document
     sets: ShingleSets
+    vocabulary: Vocabulary  # the benchmark's shingles: a shard keeps only these of its own
     names: dict[str, list[str]]  # op-name key -> item indices (as strings)
     tasks: TaskIndex | None = None  # task signatures, when the test side states its tasks
 
 
 def bench_index(items: list[BenchmarkItem], cfg: DedupConfig, tasks: TaskIndex | None = None) -> BenchIndex:
     where = _answer_docs(items)
-    bench = build_shingle_sets((items[i].answers[k] for i, k in where), cfg.ngram, cfg.abstract_identifiers)
+    answers = [items[i].answers[k] for i, k in where]
+    bench = build_shingle_sets(answers, cfg.ngram, cfg.abstract_identifiers)
+    vocabulary = vocabulary_of(answers, cfg.ngram, cfg.abstract_identifiers)
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
     for i, it in enumerate(items):  # the task name too, when it differs from the op name
         norm = op_name_key(it.task_name)
         if len(norm) >= 2 and str(i) not in index.get(norm, []):
             index.setdefault(norm, []).append(str(i))
-    return BenchIndex(where, bench, index, tasks)
+    return BenchIndex(where, bench, vocabulary, index, tasks)
 
 
 def sort_leaks(leaks: list[Leak], units: list[KernelUnit], items: list[BenchmarkItem]) -> None:
@@ -148,8 +151,10 @@ class ShardAudit:
 
 
 def audit_shard(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig) -> ShardAudit:
-    """Shingle, sign and probe one shard; keep only the units a finding names."""
-    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
+    """Shingle one shard against the benchmark's vocabulary and probe it; keep only the units a
+    finding names."""
+    codes = (u.code for u in units)
+    corpus = build_shingle_sets(codes, cfg.ngram, cfg.abstract_identifiers, index.vocabulary)
     found = probe(units, index, cfg, corpus)
     tasks = match_units(units, index.tasks) if index.tasks is not None else []
     involved = sorted(

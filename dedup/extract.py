@@ -18,43 +18,40 @@ Blocks come in the order they start in the field; their index is their position 
 
 from __future__ import annotations
 
+import functools
 import re
 
 MODES = ("text", "fenced", "tags", "auto")
 TAGS = ("kernel_impl", "code", "kernel")
 
-_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n`]*$")
+# An opening fence is a whole line; the closing one is the fence's character at least as many
+# times, with only whitespace around it (`[^\S\n]`: str.strip()'s whitespace, within the line).
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n`]*$", re.MULTILINE)
 _TAG = re.compile(
     r"<(?P<tag>" + "|".join(TAGS) + r")(?:\s[^>]*)?>(?P<body>.*?)(?:</(?P=tag)\s*>|\Z)", re.DOTALL
 )
 
 
 def _fenced(text: str, offset: int = 0) -> list[tuple[int, str]]:
-    """(start offset, content) of every fenced block of `text`."""
+    """(start offset, content) of every fenced block of `text`: regex searches from fence to
+    fence, not a Python step per line (this runs on every row of an audit)."""
     blocks: list[tuple[int, str]] = []
-    lines = text.split("\n")
-    at = 0  # offset of the current line
-    i = 0
-    while i < len(lines):
-        opened = _FENCE_OPEN.match(lines[i])
-        if not opened:
-            at += len(lines[i]) + 1
-            i += 1
-            continue
+    at = 0
+    while (opened := _FENCE_OPEN.search(text, at)) is not None:
         fence = opened.group("fence")
-        start = at
-        body: list[str] = []
-        at += len(lines[i]) + 1
-        i += 1
-        while i < len(lines):
-            stripped = lines[i].strip()
-            at += len(lines[i]) + 1
-            i += 1
-            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
-                break
-            body.append(lines[i - 1])
-        blocks.append((offset + start, "\n".join(body)))
+        body_start = opened.end() + 1
+        closing = _closing_fence(fence).search(text, body_start)
+        if closing is None:  # an unclosed fence runs to the end
+            blocks.append((offset + opened.start(), text[body_start:]))
+            break
+        blocks.append((offset + opened.start(), text[body_start : closing.start() - 1]))
+        at = closing.end() + 1
     return blocks
+
+
+@functools.cache
+def _closing_fence(fence: str) -> re.Pattern[str]:
+    return re.compile(rf"^[^\S\n]*{re.escape(fence[0])}{{{len(fence)},}}[^\S\n]*$", re.MULTILINE)
 
 
 def _tagged(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:

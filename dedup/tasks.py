@@ -23,7 +23,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dedup.names import op_name_key
@@ -230,6 +230,7 @@ class TaskIndex:
     values: list[dict[float, float]] = field(default_factory=list)  # stated value -> idf weight
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
+    name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
 
 
 def _task_words(sig: TaskSignature) -> set[str]:
@@ -357,14 +358,50 @@ def match_document(
 
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
-    """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (searched
-    at C speed, any case and separator), identity a name equal to a task's. Most rows of a
-    large corpus fail both and skip the word scan."""
-    squashed = code.lower().replace("_", "").replace(" ", "")
-    if any(stem in squashed for stem in _STRONG_STEMS):
+    """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (any case
+    and separator), identity a name equal to a task's. Most rows of a large corpus fail both and
+    skip the word scan. Each test is one regex search over a trie of its words (C speed; the
+    Python loop over 112 stems it replaced was 28% of task matching on 40k synthetic rows)."""
+    if _strong_screen().search(code.lower().replace("_", "").replace(" ", "")):
         return True
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
-    return any(_name_key(n) in index.names for n in [*names, *extra_names] if n)
+    names += [n for n in extra_names if n]
+    if not names or not index.names:
+        return False
+    if index.name_screen is None:
+        index.name_screen = substring_screen(index.names)
+    # A name's key is a run of its ASCII letters and digits, lower-cased (dedup.names): a name
+    # holding no task key as such a run cannot have one as its key.
+    screen = index.name_screen.search
+    return any(_name_key(n) in index.names for n in names if screen(_ALNUM_RUNS.sub("", n).lower()))
+
+
+_ALNUM_RUNS = re.compile(r"[^A-Za-z\d]+")  # what dedup.names drops from a key
+
+
+def substring_screen(words: Iterable[str]) -> re.Pattern[str]:
+    """A regex that finds any of `words` in a text: the words as a trie (`relu|round` ->
+    `r(?:elu|ound)`), which Python's engine tries once per position, not once per word."""
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def alternation(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + alternation(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        return f"(?:{body})?" if "" in node else body  # a word ends here; longer ones go on
+
+    return re.compile(alternation(trie) or "(?!)")
+
+
+@functools.cache
+def _strong_screen() -> re.Pattern[str]:
+    return substring_screen(_STRONG_STEMS)
 
 
 def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
