@@ -88,9 +88,12 @@ def curate(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def annotate(ws: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    # A generous --timeout: on a loaded machine a CPU model's answer can pass the 120 s default,
+    # and the retry it causes would change the request counts these tests assert.
     return curate(
         "annotate", "-w", str(ws), "--base-url", url, "--model", "gemma-3-270m", "--limit", "2",
-        "--prompt-style", "compact", "--max-tokens", "256", "--max-rounds", "0", "--json", *extra,
+        "--prompt-style", "compact", "--max-tokens", "256", "--max-rounds", "0", "--timeout", "900",
+        "--json", *extra,
     )  # fmt: skip
 
 
