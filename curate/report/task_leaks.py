@@ -26,6 +26,7 @@ def task_record(
         "unit_id": unit.unit_id,
         "unit_source": unit.source,
         "unit_path": unit.path,
+        "unit_kernel": unit.kernel_name,
         "item_id": item.item_id,
         "benchmark": item.benchmark,
         "task_name": item.task_name,
@@ -84,6 +85,7 @@ def _short_record(
     return {
         "unit_id": unit.unit_id,
         "unit_path": unit.path,
+        "unit_kernel": unit.kernel_name,
         "item_id": item.item_id,
         "task_name": item.task_name,
         "layer": match.layer,
@@ -92,6 +94,12 @@ def _short_record(
         "judge": match.judge,
         "matched_ops": match.matched_ops,
     }
+
+
+def _document(record: dict[str, Any]) -> str:
+    """The unit's file, and its kernel: a file with several kernels is several documents."""
+    kernel = record.get("unit_kernel")
+    return f"`{record['unit_path']}`" + (f" kernel `{kernel}`" if kernel else "")
 
 
 def _join(values: Sequence[Any]) -> str:
@@ -119,12 +127,12 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
     out += ["", "| document | task | layer | level | score | judge |", "|---|---|---|---|---:|---|"]
     for r in records[:50]:
         out.append(
-            f"| `{r['unit_path']}` | `{r['task_name']}` | {r['layer']} | {r['level']} | "
+            f"| {_document(r)} | `{r['task_name']}` | {r['layer']} | {r['level']} | "
             f"{r['score']:.3f} | {r['judge'] or '-'} |"
         )
     for n, r in enumerate([r for r in records if "task" in r][:TOP_TASK_MATCHES], start=1):
         task, cand = r["task"], r["candidate"]
-        out += ["", f"### {n}. `{r['unit_path']}` solves `{r['task_name']}` ({r['layer']}, {r['level']})", ""]
+        out += ["", f"### {n}. {_document(r)} solves `{r['task_name']}` ({r['layer']}, {r['level']})", ""]
         out += ["| the task states | the document states |", "|---|---|"]
         out.append(f"| required ops: {_join(task['required_ops'])} | ops shown: {_join(cand['ops'])} |")
         out.append(f"| calls: {_join(task['calls'])} | AscendC calls: {_join(cand['apis'])} |")
