@@ -422,16 +422,6 @@ def _table_item(
     )
 
 
-def units_from_table(
-    source: str, *, name: str, code_column: str, id_column: str | None, code_from: str | None = None
-) -> list[KernelUnit]:
-    """Corpus units from a table: one unit per row, or with `code_from` one per code block of
-    the text column (its path: row id and block index, see `block_path`)."""
-    rows = read_rows(source)
-    _column(rows, code_column, source, "--code-column with the column that holds the code")
-    return table_units(rows, _row_ids(rows, id_column, source), name, code_column, code_from, set(), 0)
-
-
 def table_units(
     rows: list[dict[str, Any]],
     ids: list[str],
@@ -564,26 +554,6 @@ def _pytorch_suite(path: Path) -> bool:
         if "import torch" in head and "def forward" in head:
             return True
     return False
-
-
-def load_corpus(
-    source: str, *, code_column: str = "code", id_column: str | None = None, code_from: str | None = None
-) -> list[KernelUnit]:
-    """The training side of an audit."""
-    kind, path, name = source_kind(source), Path(source), source_name(source)
-    if kind == WORKSPACE:
-        ws = Workspace(path)
-        if ws.units.exists():
-            return read_records(ws.units, KernelUnit)
-        return _items_as_units(read_records(ws.benchmark, BenchmarkItem))
-    if kind == CODE_DIR:
-        units = _files_as_units(path, name)
-        if not units:
-            raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
-        return units
-    return units_from_table(
-        source, name=name, code_column=code_column, id_column=id_column, code_from=code_from
-    )
 
 
 @dataclass(slots=True)

@@ -404,12 +404,3 @@ def _notes(items: list[BenchmarkItem] | None, empty: int, bench_docs: int) -> li
     if empty:
         notes.append(f"{empty} unit(s) have no code after removing comments: kept, not compared")
     return notes
-
-
-def run_audit(
-    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig
-) -> tuple[LeakFindings, dict[str, int]]:
-    """Leaks of `items` (the test side) in `units` (the training side); no deduplication."""
-    corpus = build_shingle_sets((u.code for u in units), cfg.ngram, cfg.abstract_identifiers)
-    findings = find_leaks(units, items, cfg, corpus)
-    return findings, _audit_counts(findings, len(units), len(items), int((corpus.sizes() == 0).sum()))

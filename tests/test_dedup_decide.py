@@ -6,12 +6,12 @@ import numpy as np
 
 from dedup.cluster import UnionFind, confirm_buckets
 from dedup.config import DedupConfig
-from dedup.decide import run_audit, run_dedup
+from dedup.decide import run_dedup
 from dedup.leakage import match_benchmark, prefix_length
 from dedup.normalize import abstract_identifiers, tokenize
 from dedup.shingles import build_shingle_sets, jaccard
 from schemas.cpp import mask_comments
-from tests.test_dedup_helpers import LICENCE, elementwise_kernel, item, unit, unrelated_kernel
+from tests.test_dedup_helpers import LICENCE, elementwise_kernel, item, run_audit, unit, unrelated_kernel
 
 
 def by_id(decisions):

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from curate.cli import main
+from dedup.config import DedupConfig
+from dedup.decide import LeakFindings, audit_shard, bench_index, merge_shards
 from schemas import BenchmarkItem, KernelUnit
 
 LICENCE = """/**
@@ -175,3 +177,17 @@ def run_cli(
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def run_audit(
+    units: list[KernelUnit], items: list[BenchmarkItem], cfg: DedupConfig
+) -> tuple[LeakFindings, dict[str, int]]:
+    """`curate audit`'s path for units in memory (one shard), its findings naming positions in
+    `units` (a shard keeps only the units a finding names)."""
+    index = bench_index(items, cfg)
+    kept, findings, counts = merge_shards([audit_shard(units, index, cfg)], items, index)
+    position = {id(u): k for k, u in enumerate(units)}
+    for leak in findings.leaks:
+        leak.unit = position[id(kept[leak.unit])]
+    findings.name_matches = [(position[id(kept[u])], i) for u, i in findings.name_matches]
+    return findings, counts

@@ -11,8 +11,7 @@ from curate.report.evidence import EXCERPT_LINES
 from curate.report.leakage import build_json, dump_json
 from curate.report.leakage_md import build_markdown
 from dedup.config import DedupConfig
-from dedup.decide import run_audit
-from tests.test_dedup_helpers import elementwise_kernel, item, unit
+from tests.test_dedup_helpers import elementwise_kernel, item, run_audit, unit
 
 
 def big_file(n_kernels: int) -> str:

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from curate.sources import benchmark_from_table, load_benchmark, load_corpus
+from curate.sources import benchmark_from_table, iter_corpus, load_benchmark
 from schemas import KernelUnit, write_records
 from tests.test_dedup_helpers import elementwise_kernel, unit, unrelated_kernel
 
@@ -85,6 +85,11 @@ def test_bad_sources_raise_one_clear_line(tmp_path: Path) -> None:
     for source, message in cases.items():
         with pytest.raises(ValueError, match=message):
             benchmark_from_table(source, name="b", code_column="code", id_column=None)
+
+
+def load_corpus(source: str) -> list[KernelUnit]:
+    """The training side as `audit` streams it, all batches together."""
+    return [u for batch in iter_corpus(source) for u in batch]
 
 
 def test_directory_of_code_files_is_raw_text_for_training_and_kernels_for_testing(tmp_path: Path) -> None:

@@ -13,8 +13,7 @@ from curate.report.evidence import Evidence, LineRarity
 from curate.report.leakage import build_json
 from curate.report.leakage_md import build_markdown, summary_line
 from dedup.config import DedupConfig
-from dedup.decide import run_audit
-from tests.test_dedup_helpers import elementwise_kernel, item, unit, unrelated_kernel
+from tests.test_dedup_helpers import elementwise_kernel, item, run_audit, unit, unrelated_kernel
 
 BOILER = [
     '#include "kernel_operator.h"',
