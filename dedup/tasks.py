@@ -83,6 +83,9 @@ _NAME_PATTERNS = (
     ("EXEC_NPU_CMD", re.compile(r"EXEC_NPU_CMD\(\s*aclnn(\w+)")),
     ("custom_ops_lib", re.compile(r"custom_ops_lib\.(\w+)")),
 )
+# Names a document calls rather than defines: a device function, a library op launched from the
+# binding (`EXEC_NPU_CMD(aclnnGroupNorm, ...)`), an op of the extension module.
+_CALL_MARKS = frozenset({"__aicore__", "EXEC_NPU_CMD", "custom_ops_lib"})
 _INPUT = re.compile(r'\bthis->Input\("(\w+)"\)|"input_desc"')
 _OUTPUT = re.compile(r'\bthis->Output\("(\w+)"\)')
 _ATTR = re.compile(r'\bthis->Attr\("(\w+)"\)')
@@ -136,9 +139,14 @@ def candidate_facts(
     gives itself. Its ops come from every identifier and comment word except those names.
     `full=False` leaves out the facts only a report shows (op definition, tiling, calls)."""
     facts = CandidateFacts()
-    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    names: list[str] = []
+    functions: list[str] = []
+    for mark, pattern in _NAME_PATTERNS:
+        if mark in code:
+            (functions if mark in _CALL_MARKS else names).extend(pattern.findall(code))
     names += [n for n in extra_names if n]
-    facts.names = list(dict.fromkeys(names))
+    facts.names = list(dict.fromkeys([*names, *functions]))
+    facts.function_names = sorted(set(functions) - set(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
     stream = _IDENT.findall(code)
     words: set[str] = set()
@@ -228,6 +236,7 @@ class TaskIndex:
     words: list[dict[str, float]] = field(default_factory=list)  # task word -> idf weight
     constants: list[frozenset[int]] = field(default_factory=list)
     values: list[dict[float, float]] = field(default_factory=list)  # stated value -> idf weight
+    value_idf: dict[float, float] = field(default_factory=dict)  # any task's value -> idf weight
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
 
@@ -264,6 +273,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
+    index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     return index
 
 
@@ -296,7 +306,7 @@ def semantic_score(
     word_share = _WORD_SHARE * share + _WORD_MASS * min(1.0, found / _FULL_MASS)
     stated = index.values[t]
     shared = sorted(v for v in stated if v in values)
-    constants = sum(stated[v] for v in shared) / sum(stated.values()) if stated else 0.0
+    constants = _value_agreement(index, stated, shared, values)
     task_dims, dims = set(sig.dims), set(facts.dims)
     rank = len(task_dims & dims) / len(task_dims | dims) if task_dims and dims else 0.0
     extra = sum(1 for op in shown if strength(op) == STRONG and op not in task_ops)
@@ -306,6 +316,19 @@ def semantic_score(
         score *= OP_LEVEL_DISCOUNT
     matched = [f"{op} ({facts.ops[op]})" for op in present]
     return SemanticScore(t, round(max(score, 0.0), 4), ops, word_share, constants, matched, shared)
+
+
+def _value_agreement(
+    index: TaskIndex, stated: dict[float, float], shared: list[float], values: frozenset[float]
+) -> float:
+    """Weighted Dice of the task's values and the document's values that some task states: a
+    sibling whose values are a subset of the document's (`kernel_size 3` of `(3, 5, 7)`) loses to
+    the task that states them all."""
+    if not stated:
+        return 0.0
+    both = sum(stated[v] for v in shared)
+    doc = sum(index.value_idf.get(v, 0.0) for v in values)
+    return 2 * both / (sum(stated.values()) + doc) if doc else 0.0
 
 
 def _confidence(level: str, score: float) -> str:
@@ -370,13 +393,27 @@ def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
 def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
     """A task whose name one of the document's names equals. The name states every step of a
     fused task; the code beside the name must show at least half of them (an empty stub named
-    after a fused task, or a single op renamed, does not claim it)."""
+    after a fused task, or a single op renamed, does not claim it). A device function named
+    after a single-op task (`__aicore__ void Gelu(`) claims it only when the document does
+    nothing more: inside a fused kernel it names one step. So does a library op the binding
+    launches (`aclnnGroupNorm` after a custom conv)."""
     for name in facts.names:
         for t in index.names.get(_name_key(name), []):
             required = index.required[t]
-            if not is_fused(sorted(required)) or 2 * len(required & present) >= len(required):
+            if is_fused(sorted(required)):
+                if 2 * len(required & present) >= len(required):
+                    return t, name
+            elif name not in facts.function_names or not _does_more_than(index, t, present):
                 return t, name
     return None
+
+
+def _does_more_than(index: TaskIndex, t: int, present: set[str]) -> bool:
+    """Whether a document shows strong ops a single-op task neither is nor is carried out with:
+    a fused kernel's helper named `Gelu` or `GroupNorm` names one step, not the task it solves."""
+    task_ops = set(index.signatures[t].ops) | index.required[t]
+    allowed = task_ops | implied_ops(task_ops)
+    return any(strength(op) == STRONG and op not in allowed for op in present)
 
 
 def unit_document(unit: KernelUnit) -> str:

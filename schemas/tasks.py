@@ -39,6 +39,9 @@ class CandidateFacts:
     """What a training document states and does, read from its text (any format)."""
 
     names: list[str] = field(default_factory=list)  # op, kernel, tiling and binding names
+    function_names: list[str] = field(
+        default_factory=list
+    )  # names it only calls (device functions, launched ops)
     inputs: list[str] = field(default_factory=list)  # op definition inputs
     outputs: list[str] = field(default_factory=list)
     attrs: list[str] = field(default_factory=list)

@@ -1,0 +1,42 @@
+"""Task matching of renamed solutions (issue 26, neutral-name recall): names a document only
+calls, values a task does not state, ops written out by hand, the op definition's shapes. Each
+case fails when its feature is taken out. Fixtures are written for these tests."""
+
+from __future__ import annotations
+
+from dedup.tasks import candidate_facts, match_document, semantic_score
+from tests.test_tasklevel import CONV_MIN_TANH, GELU, NEUTRAL_FUSED
+from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
+
+GROUP_NORM = GELU.replace("F.gelu(x)", "F.group_norm(x, 4)")
+CONV_GROUP_NORM = _reference("        x = F.group_norm(x, 4)\n        x = torch.tanh(x)")
+
+
+def test_a_device_function_named_after_a_single_op_task_does_not_claim_it_in_a_fused_kernel() -> None:
+    index = _index({"conv2d_min_tanh_tanh": CONV_MIN_TANH, "gelu": GELU})
+    helper = "__aicore__ inline void Gelu(LocalTensor<float> y) { Tanh(y, y, n); }\n"
+    match, _ = match_document(helper + NEUTRAL_FUSED, index)
+    assert _task(index, match) != "gelu", "a helper of a fused kernel claimed the single-op task"
+    alone = helper + 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x) { Gelu(y); }'
+    match, _ = match_document(alone, index)
+    assert _task(index, match) == "gelu" and match.layer == "identity"  # doing nothing more: still its name
+
+
+def test_a_library_op_the_binding_launches_does_not_claim_its_single_op_task() -> None:
+    index = _index({"group_norm": GROUP_NORM, "conv2d_group_norm_tanh": CONV_GROUP_NORM})
+    binding = "at::Tensor run(at::Tensor x) { EXEC_NPU_CMD(aclnnGroupNorm, x, y); return y; }\n"
+    doc = _conv_kernel("  Tanh(y, acc, n);  // tanh after the group norm") + binding
+    match, _ = match_document(doc, index)
+    assert _task(index, match) != "group_norm", "a launched library op named the task of the whole row"
+
+
+def test_values_a_task_does_not_state_count_against_it() -> None:
+    # Siblings with the same ops and words; the second states every number the first does and more.
+    short = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\n")
+    long = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\ndepth = 77\nwidth = 555\n")
+    index = _index({"conv2d_tanh_alpha": short, "conv2d_tanh_bravo": long})
+    facts, words = candidate_facts(_conv_kernel("  Tanh(y, acc, n);  // N=10 Cin=6 Cout=12 K=3 D=77 W=555"))
+    a, b = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert b.constants > a.constants and b.score > a.score, (
+        "a subset of the row's values scored as all of them"
+    )
