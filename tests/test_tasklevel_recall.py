@@ -5,6 +5,7 @@ case fails when its feature is taken out. Fixtures are written for these tests."
 from __future__ import annotations
 
 from dedup.tasks import candidate_facts, match_document, semantic_score
+from schemas.taskops import TORCH_CALLABLES, WORD_OPS, torch_ops
 from tests.test_tasklevel import CONV_MIN_TANH, GELU, NEUTRAL_FUSED
 from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
 
@@ -40,3 +41,10 @@ def test_values_a_task_does_not_state_count_against_it() -> None:
     assert b.constants > a.constants and b.score > a.score, (
         "a subset of the row's values scored as all of them"
     )
+
+
+def test_torch_callables_are_read_through_the_one_word_table() -> None:
+    # One table says what a word shows; a torch callable names one of its words, never ops of its own.
+    assert set(TORCH_CALLABLES.values()) <= WORD_OPS.keys()
+    assert torch_ops("conv3d") == WORD_OPS["conv"] and torch_ops("addmm") == WORD_OPS["matmul"]
+    assert torch_ops("view") == ()
