@@ -30,6 +30,7 @@ from dedup.names import op_name_key
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
+    COMPOSITES,
     GENERIC,
     STRONG,
     WORD_OPS,
@@ -95,8 +96,6 @@ _JSON_NAMES = re.compile(r'"(input_desc|output_desc|attr)"\s*:\s*\[(.*?)\]\s*[,}
 _RANK_WORD = re.compile(
     r"(?i)(?:conv|pool|pooling|norm|transpose|transposed|deconv|upsample)_?([123])d(?![a-z])"
 )
-# Ops shown by two words together: a "pool" kernel that takes a mean is an average pool.
-_DERIVED = (("avg_pool", ("pool", "mean")), ("max_pool", ("pool", "max")))
 _JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
 
 
@@ -124,11 +123,15 @@ def name_states_ops(signature: TaskSignature) -> bool:
     return any(strength(op) != GENERIC for op in ops_of_words(split_identifier(signature.task)))
 
 
-def semantically_claimable(required: frozenset[str]) -> bool:
+def semantically_claimable(required: frozenset[str], inferred: Sequence[str] = ()) -> bool:
     """The evidence semantics needs: a single-op task's one strong op, or two strong ops of a
     fused task. A fused task of one strong op and weak ones (`matmul_min_subtract`) is left to
-    identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling."""
-    strong = sum(1 for op in required if strength(op) == STRONG)
+    identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling. An op the
+    document writes out by hand (`inferred`) is not one of a fused task's two: a group norm's
+    mean is not an average pool."""
+    strong = sum(1 for op in required if strength(op) == STRONG and op not in inferred)
+    if not is_fused(sorted(required)):
+        strong = sum(1 for op in required if strength(op) == STRONG)
     return strong >= 2 if is_fused(sorted(required)) else strong == 1
 
 
@@ -158,9 +161,10 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
-    for op, parts in _DERIVED:
+    for op, parts in COMPOSITES:
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
+            facts.inferred.append(op)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)})
     facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
     facts.values = sorted(literal_values(code))
@@ -217,7 +221,7 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
 
 
 # Every vocabulary word of a strong op, in lower case without `_`; "pool" too, since
-# `_DERIVED` makes a strong op of it. Tested as substrings of the squashed text (`in`: C speed).
+# `COMPOSITES` makes a strong op of it. Tested as substrings of the squashed text (`in`: C speed).
 _STRONG_STEMS = tuple(
     sorted(
         {k.replace("_", "") for k, ops in WORD_OPS.items() if any(strength(o) == STRONG for o in ops)}
@@ -294,7 +298,8 @@ def semantic_score(
     sig = index.signatures[t]
     task_ops = set(sig.ops) | set(index.required[t])
     helpers = implied_ops(task_ops) - task_ops  # a conv's matmul, a mish's softplus: not extra work
-    shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers}
+    inferred = set(facts.inferred)  # written out by hand: evidence for the task, never extra work
+    shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers and op not in inferred}
     shown |= {op for op in task_ops if op in facts.ops}
     both = sum(_WEIGHT[strength(op)] for op in task_ops & shown)
     total = sum(_WEIGHT[strength(op)] for op in task_ops) + sum(_WEIGHT[strength(op)] for op in shown)
@@ -352,7 +357,7 @@ def match_document(
     for required, tasks in index.groups.items():
         # The fused-task rule: every required op shown, with enough strong ones among them (a
         # task of weak ops only, `sum_reduction`, is claimed by identity alone).
-        if not required <= present or not semantically_claimable(required):
+        if not required <= present or not semantically_claimable(required, facts.inferred):
             continue
         for t in tasks:
             if not index.named[t]:  # a network is placed by its name only
@@ -403,17 +408,17 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
             if is_fused(sorted(required)):
                 if 2 * len(required & present) >= len(required):
                     return t, name
-            elif name not in facts.function_names or not _does_more_than(index, t, present):
+            elif name not in facts.function_names or not _does_more_than(index, t, present, facts.inferred):
                 return t, name
     return None
 
 
-def _does_more_than(index: TaskIndex, t: int, present: set[str]) -> bool:
+def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: Sequence[str]) -> bool:
     """Whether a document shows strong ops a single-op task neither is nor is carried out with:
     a fused kernel's helper named `Gelu` or `GroupNorm` names one step, not the task it solves."""
     task_ops = set(index.signatures[t].ops) | index.required[t]
     allowed = task_ops | implied_ops(task_ops)
-    return any(strength(op) == STRONG and op not in allowed for op in present)
+    return any(strength(op) == STRONG and op not in allowed for op in present - set(inferred))
 
 
 def unit_document(unit: KernelUnit) -> str:

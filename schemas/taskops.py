@@ -351,6 +351,24 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
 }
 
 
+# Ops a kernel writes out by hand, recognised when it shows every one of the ops they are made of
+# (in this order: an op recognised here can make the next). A "pool" kernel that takes a mean is
+# an average pool; a log-softmax (and a log-sum-exp) is Exp, ReduceSum and Log; a global average
+# pool is a mean; a mean is a sum and a division. Such an op may satisfy a task that requires it,
+# never counts as work beyond a task (the same calls serve many computations), and is not one of
+# the two strong ops a fused task needs (`dedup.tasks.semantically_claimable`). Each entry was
+# kept for what it does on the dev split (README "Task-level leaks"); a swish as Sigmoid and Mul,
+# norms as mean and sqrt, a relu as Maxs, an LSTM as gates of Exp and Tanh were tried and left out.
+COMPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("avg_pool", ("pool", "mean")),
+    ("max_pool", ("pool", "max")),
+    ("log_softmax", ("exp", "log", "sum")),
+    ("logsumexp", ("exp", "log", "sum")),
+    ("avg_pool", ("mean",)),
+    ("mean", ("sum", "div")),
+)
+
+
 def implied_ops(ops: set[str] | frozenset[str]) -> set[str]:
     """The ops `ops` are commonly carried out with (see IMPLEMENTED_WITH)."""
     return {helper for op in ops for helper in IMPLEMENTED_WITH.get(op, ())}

@@ -48,6 +48,7 @@ class CandidateFacts:
     tiling_fields: list[str] = field(default_factory=list)
     apis: list[str] = field(default_factory=list)  # AscendC calls, in first-seen order
     ops: dict[str, str] = field(default_factory=dict)  # canonical op -> the word that showed it
+    inferred: list[str] = field(default_factory=list)  # ops of `ops` recognised from other ops
     numbers: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)

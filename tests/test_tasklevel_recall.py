@@ -4,7 +4,7 @@ case fails when its feature is taken out. Fixtures are written for these tests."
 
 from __future__ import annotations
 
-from dedup.tasks import candidate_facts, match_document, semantic_score
+from dedup.tasks import candidate_facts, match_document, semantic_score, semantically_claimable
 from schemas.taskops import TORCH_CALLABLES, WORD_OPS, torch_ops
 from tests.test_tasklevel import CONV_MIN_TANH, GELU, NEUTRAL_FUSED
 from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
@@ -48,3 +48,30 @@ def test_torch_callables_are_read_through_the_one_word_table() -> None:
     assert set(TORCH_CALLABLES.values()) <= WORD_OPS.keys()
     assert torch_ops("conv3d") == WORD_OPS["conv"] and torch_ops("addmm") == WORD_OPS["matmul"]
     assert torch_ops("view") == ()
+
+
+LOG_SOFTMAX = GELU.replace("F.gelu(x)", "torch.log_softmax(x, dim=1)")
+CONV_AVG_POOL_MAX = _reference("        x = F.avg_pool2d(x, 2)\n        x = torch.max(x, dim=1)[0]")
+
+
+def test_a_log_softmax_written_out_by_hand_is_placed_on_its_task() -> None:
+    index = _index({"log_softmax": LOG_SOFTMAX, "gelu": GELU})
+    doc = """
+// a softmax in log space, row by row: subtract the maximum, exponentiate, reduce, take the log
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {
+  ReduceMax(m, row, w, n); Adds(t, row, -m, n); Exp(e, t, n); ReduceSum(s, e, w, n); Ln(l, s, 1);
+  Adds(y, t, -l, n);
+}"""
+    match, facts = match_document(doc, index)
+    assert "log_softmax" in facts.inferred
+    assert _task(index, match) == "log_softmax", "Exp, ReduceSum and Log not read as a log-softmax"
+
+
+def test_an_op_written_out_by_hand_is_not_one_of_a_fused_tasks_strong_ops() -> None:
+    # A conv with a group norm's mean and a max: the mean is not an average pool for a fused claim.
+    index = _index({"conv2d_avg_pool_max": CONV_AVG_POOL_MAX})
+    doc = _conv_kernel("  ReduceMean(mu, acc, n); Sub(acc, acc, mu, n); ReduceMax(y, acc, w, n);")
+    match, facts = match_document(doc, index)
+    assert "avg_pool" in facts.inferred  # read as one, so that a single-op task could use it
+    assert not semantically_claimable(index.required[0], facts.inferred), "a mean made a fused claim"
+    assert match is None
