@@ -39,8 +39,9 @@ from schemas.taskops import (
     ops_of_words,
     split_identifier,
     strength,
+    text_words,
 )
-from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
+from schemas.tasks import ROW_TEXT_KIND, CandidateFacts, TaskMatch, TaskSignature
 
 # A unit is read as its own files (the entry file and the headers of its operator directory)
 # plus its host code (op definition, tiling), each cut to this many characters. Library headers
@@ -343,14 +344,23 @@ def _confidence(level: str, score: float) -> str:
 
 
 def match_document(
-    code: str, index: TaskIndex, extra_names: Sequence[str] = (), threshold: float = SEMANTIC_THRESHOLD
+    code: str,
+    index: TaskIndex,
+    extra_names: Sequence[str] = (),
+    threshold: float = SEMANTIC_THRESHOLD,
+    prose: str = "",
 ) -> tuple[TaskMatch | None, CandidateFacts]:
-    """The task one training document solves (identity first, then semantics), or None."""
+    """The task one training document solves (identity first, then semantics), or None.
+    `prose`: the row's own text beside its code (`unit_prose`); read only when the code passes
+    the pre-test, for its words and numbers: the ops a task requires must be in the code."""
     if not _may_match(code, index, extra_names):
         return None, CandidateFacts()
     facts, words = candidate_facts(code, extra_names, full=False)
     present = set(facts.ops)
     numbers = frozenset(facts.values)
+    if prose:
+        words = words | set(text_words(prose))
+        numbers = numbers | literal_values(prose)
     identity = _identity(index, facts, present)
     best: SemanticScore | None = None
     runner_up = 0.0
@@ -419,6 +429,13 @@ def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: Seque
     task_ops = set(index.signatures[t].ops) | index.required[t]
     allowed = task_ops | implied_ops(task_ops)
     return any(strength(op) == STRONG and op not in allowed for op in present - set(inferred))
+
+
+def unit_prose(unit: KernelUnit) -> str:
+    """The text a table row states its task in, carried beside its code (`curate.sources`), or
+    "" for a unit read from code."""
+    doc = unit.doc
+    return doc.raw if doc is not None and doc.kind == ROW_TEXT_KIND else ""
 
 
 def unit_document(unit: KernelUnit) -> str:

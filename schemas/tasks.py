@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# `OperatorDoc.kind` of a table row's own text beside its code (its instruction or prompt column):
+# task matching reads its words and numbers (`dedup.tasks.unit_prose`), never its ops.
+ROW_TEXT_KIND = "row-text"
+
 
 @dataclass(slots=True)
 class TaskSignature:

@@ -4,10 +4,11 @@ case fails when its feature is taken out. Fixtures are written for these tests."
 
 from __future__ import annotations
 
-from dedup.tasks import candidate_facts, match_document, semantic_score, semantically_claimable
+from curate.sources import table_units
+from dedup.tasks import candidate_facts, match_document, semantic_score, semantically_claimable, unit_prose
 from schemas.taskops import TORCH_CALLABLES, WORD_OPS, torch_ops
 from tests.test_tasklevel import CONV_MIN_TANH, GELU, NEUTRAL_FUSED
-from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
+from tests.test_tasklevel_scoring import CUMSUM, CUMSUM_REVERSE, _conv_kernel, _index, _reference, _task
 
 GROUP_NORM = GELU.replace("F.gelu(x)", "F.group_norm(x, 4)")
 CONV_GROUP_NORM = _reference("        x = F.group_norm(x, 4)\n        x = torch.tanh(x)")
@@ -75,3 +76,30 @@ def test_an_op_written_out_by_hand_is_not_one_of_a_fused_tasks_strong_ops() -> N
     assert "avg_pool" in facts.inferred  # read as one, so that a single-op task could use it
     assert not semantically_claimable(index.required[0], facts.inferred), "a mean made a fused claim"
     assert match is None
+
+
+def test_a_rows_instruction_travels_beside_its_code_and_tells_siblings_apart() -> None:
+    rows = [
+        {
+            "instruction": "Write an AscendC kernel: the cumulative sum in reverse, last element first.",
+            "output": 'Tiles rows.\n```cpp\nextern "C" __global__ __aicore__ void scan(GM_ADDR x) '
+            "{ CumSum(acc, row, dim); }\n```",
+        },
+        {"output": '```cpp\nextern "C" __global__ __aicore__ void k(GM_ADDR x) { Relu(y, x, n); }\n```'},
+    ]
+    units = table_units(rows, ["a", "b"], "train", "output", "auto", set(), 0)
+    assert unit_prose(units[0]).startswith("Write an AscendC kernel") and unit_prose(units[1]) == ""
+    assert "CumSum" in units[0].code and "reverse" not in units[0].code  # the prose is not code
+    index = _index({"cumsum": CUMSUM, "cumsum_reverse": CUMSUM_REVERSE})
+    code = units[0].code
+    alone, _ = match_document(code, index, threshold=0.5)  # two tasks: word weights are small
+    told, _ = match_document(code, index, threshold=0.5, prose=unit_prose(units[0]))
+    assert _task(index, alone) != "cumsum_reverse"
+    assert _task(index, told) == "cumsum_reverse", "the row's instruction was not read as evidence"
+    # the prose never supplies the ops a task requires: a code that shows none claims nothing
+    empty, _ = match_document(
+        'extern "C" __global__ __aicore__ void k(GM_ADDR x) { Relu(y, x, n); }',
+        index,
+        prose="cumulative sum in reverse",
+    )
+    assert _task(index, empty) == ""
