@@ -244,6 +244,9 @@ class TaskIndex:
     value_idf: dict[float, float] = field(default_factory=dict)  # any task's value -> idf weight
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
+    # value -> tasks of weak ops only (`sum_reduction_over_a_dimension`, `matmul_min_subtract`)
+    # that state it: such a task is claimed by semantics only on the numbers it states.
+    weak_by_value: dict[float, list[int]] = field(default_factory=dict)
 
 
 def _task_words(sig: TaskSignature) -> set[str]:
@@ -279,6 +282,10 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
+    for t, required in enumerate(index.required):
+        if required and index.named[t] and not semantically_claimable(required):
+            for v in index.values[t]:
+                index.weak_by_value.setdefault(v, []).append(t)
     return index
 
 
@@ -322,6 +329,24 @@ def semantic_score(
         score *= OP_LEVEL_DISCOUNT
     matched = [f"{op} ({facts.ops[op]})" for op in present]
     return SemanticScore(t, round(max(score, 0.0), 4), ops, word_share, constants, matched, shared)
+
+
+# A task of weak ops only (`matmul_min_subtract`: one strong op; `sum_reduction`: none) is left to
+# identity unless the row states at least this many of the task's numbers, agreeing with them at
+# least this much (`_value_agreement`): a kernel specialised to the task's shapes and constants.
+# Dev: +2 right, no wrong placement, no control flagged (README).
+VALUE_CLAIM_SHARED = 3
+VALUE_CLAIM_AGREEMENT = 0.4
+
+
+def _stated_weak_tasks(index: TaskIndex, numbers: frozenset[float], present: set[str]) -> list[int]:
+    """Weak-op tasks whose required ops the row shows and whose numbers it states (an inverted
+    map from value to task: rows that state none cost one dict lookup per number)."""
+    counts: dict[int, int] = {}
+    for v in numbers:
+        for t in index.weak_by_value.get(v, ()):
+            counts[t] = counts.get(t, 0) + 1
+    return [t for t, c in counts.items() if c >= VALUE_CLAIM_SHARED and index.required[t] <= present]
 
 
 def _value_agreement(
@@ -378,6 +403,15 @@ def match_document(
                 best = scored
             else:
                 runner_up = max(runner_up, scored.score)
+    for t in _stated_weak_tasks(index, numbers, present):
+        scored = semantic_score(index, t, facts, words, numbers)
+        if scored.constants < VALUE_CLAIM_AGREEMENT:
+            continue
+        if best is None or (scored.score, -t) > (best.score, -best.task):
+            runner_up = best.score if best is not None else 0.0
+            best = scored
+        else:
+            runner_up = max(runner_up, scored.score)
     if identity is not None:
         t, name = identity
         scored = semantic_score(index, t, facts, words, numbers)

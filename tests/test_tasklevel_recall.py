@@ -103,3 +103,37 @@ def test_a_rows_instruction_travels_beside_its_code_and_tells_siblings_apart() -
         prose="cumulative sum in reverse",
     )
     assert _task(index, empty) == ""
+
+
+MATMUL_MIN_SHIFT = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, shift):
+        super().__init__()
+        self.shift = shift
+
+    def forward(self, a, b):
+        return torch.min(torch.matmul(a, b), dim=1)[0] - self.shift
+
+M = 733
+K = 517
+N = 389
+
+def get_inputs():
+    return [torch.rand(M, K), torch.rand(K, N)]
+
+def get_init_inputs():
+    return [0.37]
+"""
+
+
+def test_a_task_of_weak_ops_is_claimed_by_a_row_that_states_its_numbers() -> None:
+    index = _index({"matmul_min_subtract": MATMUL_MIN_SHIFT, "gelu": GELU})
+    body = """
+// matmul of a and b, then the minimum of each row, then subtract the shift
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR y) {
+  Mmad(c, a, b, p); ReduceMin(m, c, w, n); Adds(y, m, -shift, n);
+}"""
+    plain, _ = match_document(body, index)
+    assert plain is None  # matmul and min alone: every matmul kernel's tiling says min
+    stated, _ = match_document(body + "\n// M=733 K=517 N=389 shift=0.37", index)
+    assert _task(index, stated) == "matmul_min_subtract", "the task's own numbers were not read as a claim"
