@@ -430,7 +430,8 @@ def units_from_table(
     the text column (its path: row id and block index, see `block_path`)."""
     rows = read_rows(source)
     _column(rows, code_column, source, "--code-column with the column that holds the code")
-    return table_units(rows, _row_ids(rows, id_column, source), name, code_column, code_from, set(), 0)
+    ids = _row_ids(rows, id_column, source)
+    return table_units(rows, ids, name, code_column, code_from, set(), 0, prose=True)
 
 
 def table_units(
@@ -441,18 +442,20 @@ def table_units(
     code_from: str | None,
     seen: set[str],
     first_index: int,
+    prose: bool = False,
 ) -> list[KernelUnit]:
     """Units of some rows of a table (`first_index`: the table position of the first; `seen`:
-    row ids met so far, updated, so that a repeated id gets its position appended)."""
+    row ids met so far, updated, so that a repeated id gets its position appended). `prose`:
+    carry each row's instruction beside its code (`row_prose`), as an ingested corpus does; off
+    for an audit's shards, where it would cost about 6 us a row (mostly the garbage collector
+    walking the extra objects: 1.3 s per 200,000 rows of benchmarks/bench_audit_scale.py)."""
     units = []
     for index, (row, row_id) in enumerate(zip(rows, ids, strict=True), start=first_index):
         key = row_id if row_id not in seen else f"{row_id}#{index}"
         seen.add(key)
         op_name = _text(row.get("op_name"))
-        prose = row_prose(row, code_column)
-        doc = (
-            OperatorDoc(path=key, kind=ROW_TEXT_KIND, language=_language(prose), raw=prose) if prose else None
-        )
+        text = row_prose(row, code_column) if prose else ""
+        doc = OperatorDoc(path=key, kind=ROW_TEXT_KIND, language=_language(text), raw=text) if text else None
         if code_from is None:
             units.append(_unit(name, key, _text(row.get(code_column)), op_name, doc=doc))
             continue
@@ -471,12 +474,17 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def row_prose(row: dict[str, Any], code_column: str) -> str:
     """The text a row states its task in (every PROSE_COLUMNS column but the code's), or ""."""
-    parts = [_text(row[c]) for c in PROSE_COLUMNS if c != code_column and row.get(c)]
-    return "\n".join(p for p in parts if p.strip())[:PROSE_CHARS]
+    parts = [row[c] for c in PROSE_COLUMNS if c in row and c != code_column and row[c]]
+    if not parts:
+        return ""
+    if len(parts) == 1 and isinstance(parts[0], str):  # the common case: one instruction column
+        return parts[0][:PROSE_CHARS] if parts[0].strip() else ""
+    texts = (_text(p) for p in parts)
+    return "\n".join(t for t in texts if t.strip())[:PROSE_CHARS]
 
 
 def _language(text: str) -> str:
-    return "zh" if _CJK.search(text) else "en"
+    return "en" if text.isascii() else ("zh" if _CJK.search(text) else "en")
 
 
 def _unit(

@@ -1,10 +1,13 @@
 """Task matching of renamed solutions (issue 26, neutral-name recall): names a document only
-calls, values a task does not state, ops written out by hand, the op definition's shapes. Each
-case fails when its feature is taken out. Fixtures are written for these tests."""
+calls, values a task does not state, ops written out by hand, one word table for both sides, a
+row's instruction beside its code, a weak-op task claimed on its numbers. Each case fails when
+its feature is taken out. Fixtures are written for these tests."""
 
 from __future__ import annotations
 
-from curate.sources import table_units
+import json
+
+from curate.sources import table_units, units_from_table
 from dedup.tasks import candidate_facts, match_document, semantic_score, semantically_claimable, unit_prose
 from schemas.taskops import TORCH_CALLABLES, WORD_OPS, torch_ops
 from tests.test_tasklevel import CONV_MIN_TANH, GELU, NEUTRAL_FUSED
@@ -87,7 +90,8 @@ def test_a_rows_instruction_travels_beside_its_code_and_tells_siblings_apart() -
         },
         {"output": '```cpp\nextern "C" __global__ __aicore__ void k(GM_ADDR x) { Relu(y, x, n); }\n```'},
     ]
-    units = table_units(rows, ["a", "b"], "train", "output", "auto", set(), 0)
+    assert table_units(rows, ["a", "b"], "train", "output", "auto", set(), 0)[0].doc is None  # off: cost
+    units = table_units(rows, ["a", "b"], "train", "output", "auto", set(), 0, prose=True)
     assert unit_prose(units[0]).startswith("Write an AscendC kernel") and unit_prose(units[1]) == ""
     assert "CumSum" in units[0].code and "reverse" not in units[0].code  # the prose is not code
     index = _index({"cumsum": CUMSUM, "cumsum_reverse": CUMSUM_REVERSE})
@@ -137,3 +141,18 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR y) {
     assert plain is None  # matmul and min alone: every matmul kernel's tiling says min
     stated, _ = match_document(body + "\n// M=733 K=517 N=389 shift=0.37", index)
     assert _task(index, stated) == "matmul_min_subtract", "the task's own numbers were not read as a claim"
+
+
+def test_an_ingested_table_carries_each_rows_instruction(tmp_path) -> None:
+    table = tmp_path / "rows.jsonl"
+    row = {
+        "prompt": "Fuse a conv2d with two tanh.",
+        "output": "```cpp\n__global__ __aicore__ void k() {}\n```",
+    }
+    table.write_text(json.dumps(row) + "\n")
+    (unit,) = units_from_table(str(table), name="t", code_column="output", id_column=None, code_from="auto")
+    assert (
+        unit_prose(unit) == "Fuse a conv2d with two tanh."
+        and unit.doc is not None
+        and unit.doc.language == "en"
+    )
