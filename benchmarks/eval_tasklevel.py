@@ -103,6 +103,9 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--exclude", nargs="*", default=[], help="reference sub-folders to leave out")
     parser.add_argument("--threshold", type=float, default=SEMANTIC_THRESHOLD)
+    parser.add_argument(
+        "--split", choices=("dev", "held-out", "all"), default="all", help="solutions of this split only"
+    )
     args = parser.parse_args()
     sigs = load_tasks(args.reference, args.exclude)
     index = task_index(sigs)
@@ -112,6 +115,8 @@ def main() -> None:
     for truth, code, names in solutions(args):
         key = op_name_key(truth)
         split = split_of(key) if key in keys else "no-task"
+        if args.split != "all" and split != args.split:
+            continue
         for variant in ("as-written", "neutral"):
             text = code if variant == "as-written" else neutralise(code, names)
             match, _ = match_document(text, index, threshold=args.threshold)

@@ -35,8 +35,9 @@ from parsers.config import IngestConfig
 from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
-from schemas import BenchmarkItem, KernelUnit, code_size, read_records, stable_id
+from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, read_records, stable_id
 from schemas.arrow import arrow_schema, from_rows
+from schemas.tasks import ROW_TEXT_KIND
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
 CLONE_TIMEOUT_S = 900
@@ -432,21 +433,54 @@ def table_units(
     first_index: int,
 ) -> list[KernelUnit]:
     """Units of some rows of a table (`first_index`: the table position of the first; `seen`:
-    row ids met so far, updated, so that a repeated id gets its position appended)."""
+    row ids met so far, updated, so that a repeated id gets its position appended), each with
+    its row's instruction beside its code (`row_prose`), which task matching reads."""
     units = []
     for index, (row, row_id) in enumerate(zip(rows, ids, strict=True), start=first_index):
         key = row_id if row_id not in seen else f"{row_id}#{index}"
         seen.add(key)
         op_name = _text(row.get("op_name"))
+        text = row_prose(row, code_column)
+        doc = OperatorDoc(path=key, kind=ROW_TEXT_KIND, language=_language(text), raw=text) if text else None
         if code_from is None:
-            units.append(_unit(name, key, _text(row.get(code_column)), op_name))
+            units.append(_unit(name, key, _text(row.get(code_column)), op_name, doc=doc))
             continue
         for block, code in enumerate(_codes(row.get(code_column), code_from)):
-            units.append(_unit(name, block_path(key, block), code, op_name))
+            units.append(_unit(name, block_path(key, block), code, op_name, doc=doc))
     return units
 
 
-def _unit(source: str, path: str, code: str, op_name: str = "", license_name: str = "unknown") -> KernelUnit:
+# Columns in which a training row states its task in words (an instruction, a prompt): carried
+# beside the row's code as its own documentation (`KernelUnit.doc`, kind `row-text`), where task
+# matching reads its words and numbers. Cut at PROSE_CHARS: the task is stated at the start.
+PROSE_COLUMNS = ("instruction", "prompt", "question", "query", "problem", "task")
+PROSE_CHARS = 2000
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def row_prose(row: dict[str, Any], code_column: str) -> str:
+    """The text a row states its task in (every PROSE_COLUMNS column but the code's), or ""."""
+    parts = [row[c] for c in PROSE_COLUMNS if c in row and c != code_column and row[c]]
+    if not parts:
+        return ""
+    if len(parts) == 1 and isinstance(parts[0], str):  # the common case: one instruction column
+        return parts[0][:PROSE_CHARS] if parts[0].strip() else ""
+    texts = (_text(p) for p in parts)
+    return "\n".join(t for t in texts if t.strip())[:PROSE_CHARS]
+
+
+def _language(text: str) -> str:
+    return "en" if text.isascii() else ("zh" if _CJK.search(text) else "en")
+
+
+def _unit(
+    source: str,
+    path: str,
+    code: str,
+    op_name: str = "",
+    license_name: str = "unknown",
+    doc: OperatorDoc | None = None,
+) -> KernelUnit:
     lines, chars, tokens = code_size(code)
     return KernelUnit(
         unit_id=stable_id(source, path),
@@ -463,6 +497,7 @@ def _unit(source: str, path: str, code: str, op_name: str = "", license_name: st
         lines=lines,
         chars=chars,
         tokens=tokens,
+        doc=doc,
     )
 
 

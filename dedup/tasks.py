@@ -30,6 +30,7 @@ from dedup.names import op_name_key
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
+    COMPOSITES,
     GENERIC,
     STRONG,
     WORD_OPS,
@@ -38,8 +39,9 @@ from schemas.taskops import (
     ops_of_words,
     split_identifier,
     strength,
+    text_words,
 )
-from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
+from schemas.tasks import ROW_TEXT_KIND, CandidateFacts, TaskMatch, TaskSignature
 
 # A unit is read as its own files (the entry file and the headers of its operator directory)
 # plus its host code (op definition, tiling), each cut to this many characters. Library headers
@@ -83,6 +85,9 @@ _NAME_PATTERNS = (
     ("EXEC_NPU_CMD", re.compile(r"EXEC_NPU_CMD\(\s*aclnn(\w+)")),
     ("custom_ops_lib", re.compile(r"custom_ops_lib\.(\w+)")),
 )
+# Names a document calls rather than defines: a device function, a library op launched from the
+# binding (`EXEC_NPU_CMD(aclnnGroupNorm, ...)`), an op of the extension module.
+_CALL_MARKS = frozenset({"__aicore__", "EXEC_NPU_CMD", "custom_ops_lib"})
 _INPUT = re.compile(r'\bthis->Input\("(\w+)"\)|"input_desc"')
 _OUTPUT = re.compile(r'\bthis->Output\("(\w+)"\)')
 _ATTR = re.compile(r'\bthis->Attr\("(\w+)"\)')
@@ -92,8 +97,6 @@ _JSON_NAMES = re.compile(r'"(input_desc|output_desc|attr)"\s*:\s*\[(.*?)\]\s*[,}
 _RANK_WORD = re.compile(
     r"(?i)(?:conv|pool|pooling|norm|transpose|transposed|deconv|upsample)_?([123])d(?![a-z])"
 )
-# Ops shown by two words together: a "pool" kernel that takes a mean is an average pool.
-_DERIVED = (("avg_pool", ("pool", "mean")), ("max_pool", ("pool", "max")))
 _JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
 
 
@@ -121,11 +124,15 @@ def name_states_ops(signature: TaskSignature) -> bool:
     return any(strength(op) != GENERIC for op in ops_of_words(split_identifier(signature.task)))
 
 
-def semantically_claimable(required: frozenset[str]) -> bool:
+def semantically_claimable(required: frozenset[str], inferred: Sequence[str] = ()) -> bool:
     """The evidence semantics needs: a single-op task's one strong op, or two strong ops of a
     fused task. A fused task of one strong op and weak ones (`matmul_min_subtract`) is left to
-    identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling."""
-    strong = sum(1 for op in required if strength(op) == STRONG)
+    identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling. An op the
+    document writes out by hand (`inferred`) is not one of a fused task's two: a group norm's
+    mean is not an average pool."""
+    strong = sum(1 for op in required if strength(op) == STRONG and op not in inferred)
+    if not is_fused(sorted(required)):
+        strong = sum(1 for op in required if strength(op) == STRONG)
     return strong >= 2 if is_fused(sorted(required)) else strong == 1
 
 
@@ -136,9 +143,14 @@ def candidate_facts(
     gives itself. Its ops come from every identifier and comment word except those names.
     `full=False` leaves out the facts only a report shows (op definition, tiling, calls)."""
     facts = CandidateFacts()
-    names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
+    names: list[str] = []
+    functions: list[str] = []
+    for mark, pattern in _NAME_PATTERNS:
+        if mark in code:
+            (functions if mark in _CALL_MARKS else names).extend(pattern.findall(code))
     names += [n for n in extra_names if n]
-    facts.names = list(dict.fromkeys(names))
+    facts.names = list(dict.fromkeys([*names, *functions]))
+    facts.function_names = sorted(set(functions) - set(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
     stream = _IDENT.findall(code)
     words: set[str] = set()
@@ -150,9 +162,10 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
-    for op, parts in _DERIVED:
+    for op, parts in COMPOSITES:
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
+            facts.inferred.append(op)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)})
     facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
     facts.values = sorted(literal_values(code))
@@ -209,7 +222,7 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
 
 
 # Every vocabulary word of a strong op, in lower case without `_`; "pool" too, since
-# `_DERIVED` makes a strong op of it. Tested as substrings of the squashed text (`in`: C speed).
+# `COMPOSITES` makes a strong op of it. Tested as substrings of the squashed text (`in`: C speed).
 _STRONG_STEMS = tuple(
     sorted(
         {k.replace("_", "") for k, ops in WORD_OPS.items() if any(strength(o) == STRONG for o in ops)}
@@ -228,8 +241,12 @@ class TaskIndex:
     words: list[dict[str, float]] = field(default_factory=list)  # task word -> idf weight
     constants: list[frozenset[int]] = field(default_factory=list)
     values: list[dict[float, float]] = field(default_factory=list)  # stated value -> idf weight
+    value_idf: dict[float, float] = field(default_factory=dict)  # any task's value -> idf weight
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
+    # value -> tasks of weak ops only (`sum_reduction_over_a_dimension`, `matmul_min_subtract`)
+    # that state it: such a task is claimed by semantics only on the numbers it states.
+    weak_by_value: dict[float, list[int]] = field(default_factory=dict)
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
 
 
@@ -265,6 +282,11 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
+    index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
+    for t, required in enumerate(index.required):
+        if required and index.named[t] and not semantically_claimable(required):
+            for v in index.values[t]:
+                index.weak_by_value.setdefault(v, []).append(t)
     return index
 
 
@@ -285,7 +307,8 @@ def semantic_score(
     sig = index.signatures[t]
     task_ops = set(sig.ops) | set(index.required[t])
     helpers = implied_ops(task_ops) - task_ops  # a conv's matmul, a mish's softplus: not extra work
-    shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers}
+    inferred = set(facts.inferred)  # written out by hand: evidence for the task, never extra work
+    shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers and op not in inferred}
     shown |= {op for op in task_ops if op in facts.ops}
     both = sum(_WEIGHT[strength(op)] for op in task_ops & shown)
     total = sum(_WEIGHT[strength(op)] for op in task_ops) + sum(_WEIGHT[strength(op)] for op in shown)
@@ -297,7 +320,7 @@ def semantic_score(
     word_share = _WORD_SHARE * share + _WORD_MASS * min(1.0, found / _FULL_MASS)
     stated = index.values[t]
     shared = sorted(v for v in stated if v in values)
-    constants = sum(stated[v] for v in shared) / sum(stated.values()) if stated else 0.0
+    constants = _value_agreement(index, stated, shared, values)
     task_dims, dims = set(sig.dims), set(facts.dims)
     rank = len(task_dims & dims) / len(task_dims | dims) if task_dims and dims else 0.0
     extra = sum(1 for op in shown if strength(op) == STRONG and op not in task_ops)
@@ -309,6 +332,37 @@ def semantic_score(
     return SemanticScore(t, round(max(score, 0.0), 4), ops, word_share, constants, matched, shared)
 
 
+# A task of weak ops only (`matmul_min_subtract`: one strong op; `sum_reduction`: none) is left to
+# identity unless the row states at least this many of the task's numbers, agreeing with them at
+# least this much (`_value_agreement`): a kernel specialised to the task's shapes and constants.
+# Dev: +2 right, no wrong placement, no control flagged (README).
+VALUE_CLAIM_SHARED = 3
+VALUE_CLAIM_AGREEMENT = 0.4
+
+
+def _stated_weak_tasks(index: TaskIndex, numbers: frozenset[float], present: set[str]) -> list[int]:
+    """Weak-op tasks whose required ops the row shows and whose numbers it states (an inverted
+    map from value to task: rows that state none cost one dict lookup per number)."""
+    counts: dict[int, int] = {}
+    for v in numbers:
+        for t in index.weak_by_value.get(v, ()):
+            counts[t] = counts.get(t, 0) + 1
+    return [t for t, c in counts.items() if c >= VALUE_CLAIM_SHARED and index.required[t] <= present]
+
+
+def _value_agreement(
+    index: TaskIndex, stated: dict[float, float], shared: list[float], values: frozenset[float]
+) -> float:
+    """Weighted Dice of the task's values and the document's values that some task states: a
+    sibling whose values are a subset of the document's (`kernel_size 3` of `(3, 5, 7)`) loses to
+    the task that states them all."""
+    if not stated:
+        return 0.0
+    both = sum(stated[v] for v in shared)
+    doc = sum(index.value_idf.get(v, 0.0) for v in values)
+    return 2 * both / (sum(stated.values()) + doc) if doc else 0.0
+
+
 def _confidence(level: str, score: float) -> str:
     if level == "fused" and score >= 0.6:
         return "high"
@@ -316,21 +370,30 @@ def _confidence(level: str, score: float) -> str:
 
 
 def match_document(
-    code: str, index: TaskIndex, extra_names: Sequence[str] = (), threshold: float = SEMANTIC_THRESHOLD
+    code: str,
+    index: TaskIndex,
+    extra_names: Sequence[str] = (),
+    threshold: float = SEMANTIC_THRESHOLD,
+    prose: str = "",
 ) -> tuple[TaskMatch | None, CandidateFacts]:
-    """The task one training document solves (identity first, then semantics), or None."""
+    """The task one training document solves (identity first, then semantics), or None.
+    `prose`: the row's own text beside its code (`unit_prose`); read only when the code passes
+    the pre-test, for its words and numbers: the ops a task requires must be in the code."""
     if not _may_match(code, index, extra_names):
         return None, CandidateFacts()
     facts, words = candidate_facts(code, extra_names, full=False)
     present = set(facts.ops)
     numbers = frozenset(facts.values)
+    if prose:
+        words = words | set(text_words(prose))
+        numbers = numbers | literal_values(prose)
     identity = _identity(index, facts, present)
     best: SemanticScore | None = None
     runner_up = 0.0
     for required, tasks in index.groups.items():
         # The fused-task rule: every required op shown, with enough strong ones among them (a
         # task of weak ops only, `sum_reduction`, is claimed by identity alone).
-        if not required <= present or not semantically_claimable(required):
+        if not required <= present or not semantically_claimable(required, facts.inferred):
             continue
         for t in tasks:
             if not index.named[t]:  # a network is placed by its name only
@@ -341,6 +404,15 @@ def match_document(
                 best = scored
             else:
                 runner_up = max(runner_up, scored.score)
+    for t in _stated_weak_tasks(index, numbers, present):
+        scored = semantic_score(index, t, facts, words, numbers)
+        if scored.constants < VALUE_CLAIM_AGREEMENT:
+            continue
+        if best is None or (scored.score, -t) > (best.score, -best.task):
+            runner_up = best.score if best is not None else 0.0
+            best = scored
+        else:
+            runner_up = max(runner_up, scored.score)
     if identity is not None:
         t, name = identity
         scored = semantic_score(index, t, facts, words, numbers)
@@ -407,13 +479,34 @@ def _strong_screen() -> re.Pattern[str]:
 def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
     """A task whose name one of the document's names equals. The name states every step of a
     fused task; the code beside the name must show at least half of them (an empty stub named
-    after a fused task, or a single op renamed, does not claim it)."""
+    after a fused task, or a single op renamed, does not claim it). A device function named
+    after a single-op task (`__aicore__ void Gelu(`) claims it only when the document does
+    nothing more: inside a fused kernel it names one step. So does a library op the binding
+    launches (`aclnnGroupNorm` after a custom conv)."""
     for name in facts.names:
         for t in index.names.get(_name_key(name), []):
             required = index.required[t]
-            if not is_fused(sorted(required)) or 2 * len(required & present) >= len(required):
+            if is_fused(sorted(required)):
+                if 2 * len(required & present) >= len(required):
+                    return t, name
+            elif name not in facts.function_names or not _does_more_than(index, t, present, facts.inferred):
                 return t, name
     return None
+
+
+def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: Sequence[str]) -> bool:
+    """Whether a document shows strong ops a single-op task neither is nor is carried out with:
+    a fused kernel's helper named `Gelu` or `GroupNorm` names one step, not the task it solves."""
+    task_ops = set(index.signatures[t].ops) | index.required[t]
+    allowed = task_ops | implied_ops(task_ops)
+    return any(strength(op) == STRONG and op not in allowed for op in present - set(inferred))
+
+
+def unit_prose(unit: KernelUnit) -> str:
+    """The text a table row states its task in, carried beside its code (`curate.sources`), or
+    "" for a unit read from code."""
+    doc = unit.doc
+    return doc.raw if doc is not None and doc.kind == ROW_TEXT_KIND else ""
 
 
 def unit_document(unit: KernelUnit) -> str:
@@ -434,12 +527,14 @@ def unit_document(unit: KernelUnit) -> str:
 
 def match_units(units: Sequence[KernelUnit], index: TaskIndex) -> list[TaskMatch]:
     """Task matches of some training units (unit = position in `units`); the op and kernel
-    names a unit was read with count as names it gives itself."""
+    names a unit was read with count as names it gives itself, and a table row's instruction
+    as what it states."""
     found = []
     for u, unit in enumerate(units):
         if not unit.code.strip():
             continue
-        match, _ = match_document(unit_document(unit), index, (unit.op_name, unit.kernel_name))
+        names = (unit.op_name, unit.kernel_name)
+        match, _ = match_document(unit_document(unit), index, names, prose=unit_prose(unit))
         if match is not None:
             match.unit = u
             match.item = index.signatures[match.item].item  # task position -> benchmark item

@@ -17,7 +17,7 @@ import ast
 import operator
 import re
 
-from schemas.taskops import TORCH_OPS, ops_of_words, split_identifier, text_words
+from schemas.taskops import ops_of_words, split_identifier, text_words, torch_ops
 from schemas.tasks import TaskSignature
 
 _ARITHMETIC = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
@@ -67,7 +67,7 @@ class _Forward(ast.NodeVisitor):
             name = f"self.{func.attr}"
         else:
             name = _callee(func)
-            ops = TORCH_OPS.get(name, ())
+            ops = torch_ops(name)
         if not ops:
             return
         kwargs = [f"{k.arg}={_literal(k.value)}" for k in node.keywords if k.arg]
@@ -90,7 +90,7 @@ def _module_ops(init: ast.FunctionDef) -> dict[str, tuple[str, ...]]:
                 ops: list[str] = []
                 for call in ast.walk(node.value):
                     if isinstance(call, ast.Call):
-                        ops.extend(TORCH_OPS.get(_callee(call.func), ()))
+                        ops.extend(torch_ops(_callee(call.func)))
                 modules[target.attr] = tuple(ops)
     return modules
 
@@ -102,7 +102,7 @@ def _dims(nodes: list[ast.AST]) -> list[int]:
         if isinstance(node, ast.Call):
             name = _callee(node.func)
             m = _RANK.search(name)
-            if m and TORCH_OPS.get(name):
+            if m and torch_ops(name):
                 ranks.add(int(m.group(1)))
     return sorted(ranks)
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# `OperatorDoc.kind` of a table row's own text beside its code (its instruction or prompt column):
+# task matching reads its words and numbers (`dedup.tasks.unit_prose`), never its ops.
+ROW_TEXT_KIND = "row-text"
+
 
 @dataclass(slots=True)
 class TaskSignature:
@@ -39,12 +43,16 @@ class CandidateFacts:
     """What a training document states and does, read from its text (any format)."""
 
     names: list[str] = field(default_factory=list)  # op, kernel, tiling and binding names
+    function_names: list[str] = field(
+        default_factory=list
+    )  # names it only calls (device functions, launched ops)
     inputs: list[str] = field(default_factory=list)  # op definition inputs
     outputs: list[str] = field(default_factory=list)
     attrs: list[str] = field(default_factory=list)
     tiling_fields: list[str] = field(default_factory=list)
     apis: list[str] = field(default_factory=list)  # AscendC calls, in first-seen order
     ops: dict[str, str] = field(default_factory=dict)  # canonical op -> the word that showed it
+    inferred: list[str] = field(default_factory=list)  # ops of `ops` recognised from other ops
     numbers: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)
