@@ -26,10 +26,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from curate.code_blocks import extract_blocks
 from curate.errors import UserError
 from curate.workspace import Workspace
 from dedup.config import SHARD_ROWS
-from dedup.extract import extract_blocks
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.provenance import provenance, without_credentials

@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 
-from dedup.extract import extract_blocks
+from curate.code_blocks import extract_blocks
 from dedup.leakage import match_benchmark
 from dedup.shingles import build_shingle_sets, vocabulary_of
 from dedup.tasks import _may_match, substring_screen, task_index

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from curate.code_blocks import extract_blocks
 from curate.sources import load_benchmark
-from dedup.extract import extract_blocks
 from dedup.normalize import kept_identifiers
 from tests.conftest import EXAMPLES, run_curate
 from tests.test_dedup_helpers import unrelated_kernel

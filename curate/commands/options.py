@@ -42,8 +42,8 @@ FullEvidenceOption = Annotated[
 
 def check_code_from(value: str | None) -> str | None:
     """`--code-from` checked against the extraction modes (a usage error names them)."""
+    from curate.code_blocks import MODES
     from curate.errors import UserError
-    from dedup.extract import MODES
 
     if value is not None and value not in MODES:
         raise UserError(f"--code-from {value!r} is not a mode; use one of {', '.join(MODES)}")

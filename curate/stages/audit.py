@@ -49,7 +49,7 @@ class Side:
     source: str
     code_column: str = "code"
     id_column: str | None = None
-    code_from: str | None = None  # extract code blocks from a text column (dedup.extract)
+    code_from: str | None = None  # extract code blocks from a text column (curate.code_blocks)
     text_column: str | None = None  # test side: a table of task descriptions (no code needed)
 
 
