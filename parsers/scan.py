@@ -8,17 +8,24 @@ on its own only when no entry source file reaches it through its includes.
 
 from __future__ import annotations
 
-import os
 import pickle
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
-from parsers.entries import DEFINE_RE, LITERAL_ENTRY_RE, MACRO_ENTRY_USE_RE, EntryScan, FileEntries, Includes
+from parsers.entries import (
+    DEFINE_RE,
+    INCLUDE_LINE_RE,
+    LITERAL_ENTRY_RE,
+    MACRO_ENTRY_LINE_RE,
+    MACRO_ENTRY_USE_RE,
+    EntryScan,
+    FileEntries,
+    Includes,
+)
 from parsers.filememo import FileMemo
 from parsers.files import Skip, iter_source_files, read_source
-from schemas.ascendc import INCLUDE_RE
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -87,16 +94,12 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
         if isinstance(item, Skip):
             skipped.append(item)
             continue
-        rel = item.relative_to(root).as_posix()
-        known, stat, where = None, "", str(item)
+        rel, where, st = item.rel, item.path, item.stat
+        known, stat = None, ""
         if rows is not None:
-            try:
-                st = os.stat(item)
-                stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
-            except OSError:
-                stat = ""
+            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else ""
             row = rows.get(where)
-            fits = stat and int(stat.split(":", 1)[0]) <= max_bytes
+            fits = st is not None and st.st_size <= max_bytes
             if fits and row is not None and row[0] == stat and row[2] is not None:
                 known = pickle.loads(row[2])  # type: ignore[arg-type]
                 if not (isinstance(known, tuple) and len(known) == 3 and known[0] == _MEMO_LAYOUT):
@@ -104,23 +107,29 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
         if known is not None:
             _, facts, spelt = known
         else:
-            text = read_source(item, root, max_bytes)
+            text = read_source(Path(where), root, max_bytes)
             if isinstance(text, Skip):
                 skipped.append(text)
                 continue
             # Inline loops, not helper calls: the walk stays in this file between reads (issue 28).
-            written, defines, uses = 0, [], set()
+            # Each regex is run only where its literal occurs, or from where a match can start.
+            written, defines, uses, end = 0, [], set(), 0
             if "define" in text:
                 for m in DEFINE_RE.finditer(text):
                     defines.append((m.group(1), m.group(2)))
             if rel.endswith(ENTRY_SUFFIXES):
-                written = len(LITERAL_ENTRY_RE.findall(text))
-                for m in MACRO_ENTRY_USE_RE.finditer(text):
-                    uses.add(m.group(1))
+                if "__global__" in text or "CATLASS_GLOBAL" in text:
+                    written = len(LITERAL_ENTRY_RE.findall(text))
+                for start in MACRO_ENTRY_LINE_RE.finditer("\n" + text):
+                    # a line start of `text` (the newline before it is at the same offset in "\n" + text)
+                    if start.start() >= end and (use := MACRO_ENTRY_USE_RE.match(text, start.start())):
+                        uses.add(use.group(1))
+                        end = use.end()
             facts = (written, tuple(defines), tuple(sorted(uses)))
             spelt = []
             if "include" in text:
-                for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
+                # a loop, not a comprehension: no call per file
+                for m in INCLUDE_LINE_RE.finditer("\n" + text):
                     spelt.append((m.group(2).strip(), m.group(1) == "<"))
             if rows is not None and memo is not None and stat:
                 rows[where] = [stat, None, pickle.dumps((_MEMO_LAYOUT, facts, spelt))]
