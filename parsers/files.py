@@ -30,6 +30,7 @@ class SourceFile:
     rel: str  # relative POSIX path under the walked root
     path: str  # the root joined with `rel` (what the file memo is keyed by)
     stat: os.stat_result | None  # of the file a link leads to; None when it cannot be taken
+    link: bool  # the name is a symlink (its target was checked to lie inside the root)
 
 
 def iter_source_files(root: Path, exclude_dirs: list[str]) -> Iterator[SourceFile | Skip]:
@@ -80,7 +81,7 @@ def _walk(top: str, prefix: str, excluded: set[str], resolved_root: str) -> Iter
             st: os.stat_result | None = entry.stat()
         except OSError:
             st = None
-        yield SourceFile(rel, entry.path, st)
+        yield SourceFile(rel, entry.path, st, entry.is_symlink())
     for entry in subdirs:
         if not entry.is_symlink():
             yield from _walk(entry.path, prefix + entry.name + "/", excluded, resolved_root)
@@ -153,19 +154,50 @@ def read_source(path: Path, root: Path, max_bytes: int) -> str | Skip:
     rel = _rel(path, root)
     try:
         fd = _open_inside(path, root)
-        size = os.fstat(fd).st_size
-        if size > max_bytes:
-            os.close(fd)
-            return Skip(rel, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit)")
-        data = _read_fd(fd, max_bytes + 1)
     except _Refused as exc:
         return Skip(rel, str(exc))
-    except PermissionError:
-        return Skip(rel, "unreadable (permission denied)")
-    except FileNotFoundError:
-        return Skip(rel, "missing")
     except OSError as exc:
-        return Skip(rel, f"unreadable ({exc.strerror or exc})")
+        return _unreadable(rel, exc)
+    return _read_opened(fd, rel, max_bytes)
+
+
+def read_walked(item: SourceFile, root: Path, max_bytes: int) -> str | Skip:
+    """The text of a file `iter_source_files` yielded, or why it is skipped. A file that is no
+    link is inside the root as walked (reached through directories that are no links): it is
+    opened without resolving its path again, with O_NOFOLLOW so that a link swapped in since
+    is refused. A link goes through `read_source`, which resolves and checks its target."""
+    if item.link:
+        return read_source(Path(item.path), root, max_bytes)
+    try:
+        fd = os.open(item.path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the name is a link now
+            return read_source(Path(item.path), root, max_bytes)
+        return _unreadable(item.rel, exc)
+    return _read_opened(fd, item.rel, max_bytes)
+
+
+def _unreadable(rel: str, exc: OSError) -> Skip:
+    if isinstance(exc, PermissionError):
+        return Skip(rel, "unreadable (permission denied)")
+    if isinstance(exc, FileNotFoundError):
+        return Skip(rel, "missing")
+    return Skip(rel, f"unreadable ({exc.strerror or exc})")
+
+
+def _read_opened(fd: int, rel: str, max_bytes: int) -> str | Skip:
+    """The text behind a descriptor of a repository file (closed here), or why it is skipped."""
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            return Skip(rel, NOT_REGULAR)
+        if st.st_size > max_bytes:
+            os.close(fd)
+            return Skip(rel, f"too large ({st.st_size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit)")
+        data = _read_fd(fd, max_bytes + 1)
+    except OSError as exc:
+        return _unreadable(rel, exc)
     if b"\x00" in data[:8192]:
         return Skip(rel, "binary file")
     try:

@@ -25,7 +25,7 @@ from parsers.entries import (
     Includes,
 )
 from parsers.filememo import FileMemo
-from parsers.files import Skip, iter_source_files, read_source
+from parsers.files import Skip, iter_source_files, read_walked
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -107,7 +107,7 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
         if known is not None:
             _, facts, spelt = known
         else:
-            text = read_source(Path(where), root, max_bytes)
+            text = read_walked(item, root, max_bytes)
             if isinstance(text, Skip):
                 skipped.append(text)
                 continue
