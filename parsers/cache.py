@@ -113,9 +113,12 @@ class DepChecker:
             return self._files[rel]
         where = os.path.join(self.root, rel)
         stat = stat_of(where)
-        row = self.memo.rows.get(where)
-        if stat and row is not None and row[0] == stat and row[1] is not None:
-            found: str | None = str(row[1])
+        row = self.memo.rows.get(where) if stat else None
+        found: str | None
+        if not stat:
+            found = None  # what cannot be stat-ed cannot be read: absent (most are licence probes)
+        elif row is not None and row[0] == stat and row[1] is not None:
+            found = str(row[1])
         else:
             found = file_digest(self.root, rel)
             if stat and found is not None:
@@ -128,7 +131,9 @@ class DepChecker:
     def listing(self, rel: str) -> str:
         if rel not in self._dirs:
             try:
-                names = [p.name for p in (self.root / rel).iterdir() if p.is_file()]
+                # scandir: a file's type comes with its name (a link's alone costs a stat)
+                with os.scandir(os.path.join(self.root, rel)) as entries:
+                    names = [e.name for e in entries if e.is_file()]
             except OSError:
                 names = []
             self._dirs[rel] = listing_digest(names)

@@ -8,11 +8,14 @@ on its own only when no entry source file reaches it through its includes.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import pickle
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
+from parsers.cache import parser_version
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.entries import (
     DEFINE_RE,
@@ -25,7 +28,7 @@ from parsers.entries import (
     Includes,
 )
 from parsers.filememo import FileMemo
-from parsers.files import Skip, iter_source_files, read_walked
+from parsers.files import Skip, SourceFile, iter_source_files, read_walked
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -80,9 +83,40 @@ def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str
 
 
 def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = None) -> RepoScan:
-    """The repository's files and what to parse. A file whose stat `memo` knows is not read
-    again: its entry count and includes come from the memo. (The loop calls no helper of this
-    module: the walk already alternates with files.py once per file.)"""
+    """The repository's files and what to parse. When every walked file has the stat it had at
+    the scan `memo` keeps for this root, that scan is the answer; otherwise the files are
+    scanned (`_scan`) and the result kept for the next run."""
+    walked = list(iter_source_files(root, config.exclude_dirs))
+    if memo is None or memo.path is None:
+        return _scan(root, config, memo, walked)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(repr((_MEMO_LAYOUT, parser_version(), str(root), config.exclude_dirs)).encode())
+    h.update(repr((config.max_file_mb, config.max_units_per_file)).encode())
+    for item in walked:  # a loop in this file: no call per file
+        if isinstance(item, Skip):
+            h.update(f"skip\0{item.path}\0{item.reason}\n".encode("utf-8", "surrogatepass"))
+        else:
+            st = item.stat
+            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else "-"
+            h.update(f"{item.rel}\0{stat}\n".encode("utf-8", "surrogatepass"))
+    key = h.hexdigest()
+    stored = memo.stored_scan(str(root))
+    if stored is not None and stored[0] == key:
+        with contextlib.suppress(pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            kept = pickle.loads(stored[1])
+            if isinstance(kept, RepoScan):
+                return kept
+    scan = _scan(root, config, memo, walked)
+    memo.keep_scan(str(root), key, pickle.dumps(scan, protocol=pickle.HIGHEST_PROTOCOL))
+    return scan
+
+
+def _scan(
+    root: Path, config: IngestConfig, memo: FileMemo | None, walked: list[SourceFile | Skip]
+) -> RepoScan:
+    """The scan of the walked files. A file whose stat `memo` knows is not read again: its entry
+    count and includes come from the memo. (The loop calls no helper of this module: the walk
+    already alternates with files.py once per file.)"""
     files: list[str] = []
     entry_files: list[str] = []
     skipped: list[Skip] = []
@@ -90,7 +124,7 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
     facts_of: dict[str, FileEntries] = {}  # what each file's text says about kernel entries
     max_bytes = int(config.max_file_mb * 1e6)
     rows = memo.rows if memo is not None else None
-    for item in iter_source_files(root, config.exclude_dirs):
+    for item in walked:
         if isinstance(item, Skip):
             skipped.append(item)
             continue

@@ -165,3 +165,25 @@ def test_an_edit_that_keeps_the_size_is_seen_and_unchanged_files_are_not_read_ag
     run = ingest(ws, repo)
     assert (run.parsed, run.reused) == (1, 2)
     assert "MulStop" in units(ws)["mul"].code
+
+
+def test_an_unchanged_tree_takes_the_last_scan_and_an_edit_that_adds_an_entry_is_found(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import parsers.scan
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    real_scan = parsers.scan._scan
+
+    def no_scan(*args: object) -> object:
+        raise AssertionError("an unchanged tree was scanned again")
+
+    monkeypatch.setattr(parsers.scan, "_scan", no_scan)
+    assert ingest(ws, repo).reused == 3  # every file's stat as it was: the kept scan
+    monkeypatch.setattr(parsers.scan, "_scan", real_scan)
+    (repo / "common/util.h").write_text(
+        REPO["common/util.h"] + 'extern "C" __global__ __aicore__ void shared_entry(GM_ADDR x) {}\n'
+    )
+    ingest(ws, repo)
+    assert "shared_entry" in units(ws)  # the edited header's entry is seen, through its includer
