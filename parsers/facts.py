@@ -12,12 +12,12 @@ from schemas import TilingField
 from schemas.ascendc.catalog import api_names
 
 
-def word_re(word: str, rest: str) -> re.Pattern[str]:
+def word_re(word: str, rest: str, flags: int = 0) -> re.Pattern[str]:
     r"""`\bWORD` + `rest`, compiled as `WORD(?<!\wWORD)` + `rest`: the same matches (WORD not
     preceded by a word character), but a pattern that opens with a literal is searched for at C
     speed, while one that opens with `\b` is tried at every character (30x slower over a unit's
     code: issue 30, the text facts were a third of an ingest's Python time)."""
-    return re.compile(re.escape(word) + r"(?<!\w" + re.escape(word) + ")" + rest)
+    return re.compile(re.escape(word) + r"(?<!\w" + re.escape(word) + ")" + rest, flags)
 
 
 # A call of a capitalised name: `\b([A-Z]\w*)` opening with a character class (see word_re); whether
