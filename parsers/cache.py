@@ -157,6 +157,9 @@ class ParsedFile:
 
     outcomes: list[tuple[str, Any]]
     deps: Deps | None
+    # (index, why) of the units of the file's own outcome that no column of the units table can
+    # hold: checked by the worker, in parallel, instead of by the command over every unit
+    unfit: list[tuple[int, str]] = field(default_factory=list)
 
 
 def entry_keys(context: object, rels: Iterable[str]) -> dict[str, str]:

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import pickle
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,12 +83,19 @@ def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str
     return seen
 
 
-def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = None) -> RepoScan:
+def scan_repository(
+    root: Path,
+    config: IngestConfig,
+    memo: FileMemo | None = None,
+    on_change: Callable[[], None] | None = None,
+) -> RepoScan:
     """The repository's files and what to parse. When every walked file has the stat it had at
-    the scan `memo` keeps for this root, that scan is the answer; otherwise the files are
-    scanned (`_scan`) and the result kept for the next run."""
+    the scan `memo` keeps for this root, that scan is the answer; otherwise `on_change` is
+    called, the files are scanned (`_scan`) and the result kept for the next run."""
     walked = list(iter_source_files(root, config.exclude_dirs))
     if memo is None or memo.path is None:
+        if on_change is not None:
+            on_change()
         return _scan(root, config, memo, walked)
     h = hashlib.blake2b(digest_size=16)
     h.update(repr((_MEMO_LAYOUT, parser_version(), str(root), config.exclude_dirs)).encode())
@@ -106,6 +114,8 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
             kept = pickle.loads(stored[1])
             if isinstance(kept, RepoScan):
                 return kept
+    if on_change is not None:
+        on_change()
     scan = _scan(root, config, memo, walked)
     memo.keep_scan(str(root), key, pickle.dumps(scan, protocol=pickle.HIGHEST_PROTOCOL))
     return scan
