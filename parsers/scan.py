@@ -19,7 +19,7 @@ from pathlib import Path
 from parsers.cache import parser_version
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
 from parsers.entries import (
-    DEFINE_RE,
+    DEFINE_LINE_RE,
     INCLUDE_LINE_RE,
     LITERAL_ENTRY_RE,
     MACRO_ENTRY_LINE_RE,
@@ -158,13 +158,14 @@ def _scan(
             # Inline loops, not helper calls: the walk stays in this file between reads (issue 28).
             # Each regex is run only where its literal occurs, or from where a match can start.
             written, defines, uses, end = 0, [], set(), 0
+            lined = "\n" + text  # where every line, the first too, follows a newline
             if "define" in text:
-                for m in DEFINE_RE.finditer(text):
+                for m in DEFINE_LINE_RE.finditer(lined):
                     defines.append((m.group(1), m.group(2)))
             if rel.endswith(ENTRY_SUFFIXES):
                 if "__global__" in text or "CATLASS_GLOBAL" in text:
                     written = len(LITERAL_ENTRY_RE.findall(text))
-                for start in MACRO_ENTRY_LINE_RE.finditer("\n" + text):
+                for start in MACRO_ENTRY_LINE_RE.finditer(lined):
                     # a line start of `text` (the newline before it is at the same offset in "\n" + text)
                     if start.start() >= end and (use := MACRO_ENTRY_USE_RE.match(text, start.start())):
                         uses.add(use.group(1))
@@ -173,7 +174,7 @@ def _scan(
             spelt = []
             if "include" in text:
                 # a loop, not a comprehension: no call per file
-                for m in INCLUDE_LINE_RE.finditer("\n" + text):
+                for m in INCLUDE_LINE_RE.finditer(lined):
                     spelt.append((m.group(2).strip(), m.group(1) == "<"))
             if rows is not None and memo is not None and stat:
                 rows[where] = [stat, None, pickle.dumps((_MEMO_LAYOUT, facts, spelt))]

@@ -8,7 +8,7 @@ import pickle
 from pathlib import Path
 
 from parsers.config import IngestConfig
-from parsers.entries import LITERAL_ENTRY_RE, MACRO_ENTRY_USE_RE
+from parsers.entries import DEFINE_RE, LITERAL_ENTRY_RE, MACRO_ENTRY_USE_RE
 from parsers.filememo import FileMemo
 from parsers.scan import scan_repository
 from schemas.ascendc import INCLUDE_RE
@@ -30,23 +30,29 @@ x__global__ y; CATLASS_GLOBAL
 """
 
 
-def _plain(text: str) -> tuple[int, tuple[str, ...], list[tuple[str, bool]]]:
+def _plain(text: str) -> tuple[int, tuple[tuple[str, str], ...], tuple[str, ...], list[tuple[str, bool]]]:
+    defines = tuple((m.group(1), m.group(2)) for m in DEFINE_RE.finditer(text))
     uses = tuple(sorted({m.group(1) for m in MACRO_ENTRY_USE_RE.finditer(text)}))
     includes = [(m.group(2).strip(), m.group(1) == "<") for m in INCLUDE_RE.finditer(text)]
-    return len(LITERAL_ENTRY_RE.findall(text)), uses, includes
+    return len(LITERAL_ENTRY_RE.findall(text)), defines, uses, includes
 
 
 def test_the_fast_scan_finds_what_the_plain_regexes_find(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "common").mkdir(parents=True)
-    (root / "common/defs.h").write_text('#define KERNEL_API extern "C" __global__ __aicore__\n')
+    (root / "common/defs.h").write_text(
+        '#define KERNEL_API extern "C" __global__ __aicore__\n#define OTHER 1\n'
+    )
     (root / "k.cpp").write_text(TRICKY)
     (root / "lead.cpp").write_text("\n" + TRICKY)  # the same text one line down
-    written, uses, includes = _plain(TRICKY)
-    assert written == 2 and {"KERNEL_API", "MY_GLOBAL", "OTHER_API", "CAPS_ONLY"} <= set(uses)
+    defs = (root / "common/defs.h").read_text()
+    assert _plain(TRICKY)[0] == 2 and {"KERNEL_API", "MY_GLOBAL", "OTHER_API", "CAPS_ONLY"} <= set(
+        _plain(TRICKY)[2]
+    )
+    assert [name for name, _ in _plain(defs)[1]] == ["KERNEL_API", "OTHER"]
     memo = FileMemo(None)  # holds what the scan read of each file, in memory
     scan = scan_repository(root, IngestConfig(), memo)
-    for rel in ("k.cpp", "lead.cpp"):
+    for rel in ("k.cpp", "lead.cpp", "common/defs.h"):
         _, facts, spelt = pickle.loads(memo.rows[str(root / rel)][2])  # type: ignore[arg-type]
-        assert (facts[0], facts[2], spelt) == (written, uses, includes)
+        assert (*facts, spelt) == _plain((root / rel).read_text())
     assert "k.cpp" in scan.sources and "lead.cpp" in scan.sources
