@@ -186,6 +186,7 @@ class ParseCache:
         self._db: sqlite3.Connection | None = None
         self.hits = 0
         self.misses = 0
+        self.digests: dict[str, str] = {}  # key -> digest of the outcome found or stored this run
 
     def _connect(self) -> sqlite3.Connection | None:
         if self.path is None:
@@ -194,20 +195,26 @@ class ParseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path)
             self._db.execute(
-                "CREATE TABLE IF NOT EXISTS parses (key TEXT PRIMARY KEY, deps BLOB, outcome BLOB)"
+                "CREATE TABLE IF NOT EXISTS outcomes (key TEXT PRIMARY KEY, deps BLOB, outcome BLOB, digest TEXT)"
             )
         return self._db
 
     def lookup(self, key: str, checker: DepChecker) -> Any | None:
         """The stored outcome when its dependencies still hold, else None (a miss)."""
         db = self._connect()
-        row = db.execute("SELECT deps, outcome FROM parses WHERE key = ?", (key,)).fetchone() if db else None
+        row = (
+            db.execute("SELECT deps, outcome, digest FROM outcomes WHERE key = ?", (key,)).fetchone()
+            if db
+            else None
+        )
         if row is not None:
             try:
                 deps: Deps = pickle.loads(row[0])
                 if checker.holds(deps):
+                    outcome = pickle.loads(row[1])
                     self.hits += 1
-                    return pickle.loads(row[1])
+                    self.digests[key] = str(row[2])
+                    return outcome
             except (pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
                 pass  # an entry of an older shape: parse again and overwrite it
         self.misses += 1
@@ -244,15 +251,22 @@ class ParseCache:
                     memo.rows[where] = [stat, found, row[2] if row is not None and row[0] == stat else None]
                     memo.changed.add(where)
         db = self._connect()
-        rows = [
-            (keys[rel], pickle.dumps(r.deps, _PICKLE), pickle.dumps(r.outcomes, _PICKLE))
-            for rel, r in parsed
-            if isinstance(r, ParsedFile) and r.deps is not None and rel in keys
-        ]
+        rows = []
+        for rel, r in parsed:
+            if isinstance(r, ParsedFile) and r.deps is not None and rel in keys:
+                outcome = pickle.dumps(r.outcomes, _PICKLE)
+                digest = hashlib.blake2b(outcome, digest_size=16).hexdigest()
+                rows.append((keys[rel], pickle.dumps(r.deps, _PICKLE), outcome, digest))
+                self.digests[keys[rel]] = digest
         if db is None or not rows:
             return
         with db:
-            db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?)", rows)
+            db.executemany("INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?, ?)", rows)
+
+    def fingerprint(self) -> str:
+        """One digest of every outcome this run found or stored (by key and content): two runs
+        with the same fingerprint and nothing parsed outside the cache give the same units."""
+        return digest_of(sorted(self.digests.items()))
 
     def close(self) -> None:
         if self._db is not None:

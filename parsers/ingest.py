@@ -41,6 +41,9 @@ class IngestResult:
     partial: int = 0  # units whose parse had errors
     parsed: int = 0  # entry files parsed by libclang in this run
     reused: int = 0  # entry files whose stored parse still held (parsers/cache.py)
+    # a digest of every outcome the parse cache gave or took (None without a cache): a run that
+    # parsed nothing and has the fingerprint of the run that wrote the table has its units
+    fingerprint: str | None = None
 
 
 # ---- worker side -------------------------------------------------------------------------
@@ -266,4 +269,5 @@ def _gather(
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
     cache.store(keys, parsed, root, memo)  # a file with an unfit unit carries no dependencies
     memo.save()
+    result.fingerprint = cache.fingerprint() if cache.path is not None else None
     return result

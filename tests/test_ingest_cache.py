@@ -107,7 +107,7 @@ def test_a_broken_cache_entry_is_a_miss_not_a_failure(repo: Path, tmp_path: Path
     ws = Workspace(tmp_path / "ws")
     ingest(ws, repo)
     with sqlite3.connect(ws.parse_cache) as db:
-        db.execute("UPDATE parses SET outcome = x'00'")
+        db.execute("UPDATE outcomes SET outcome = x'00'")
     run = ingest(ws, repo)
     assert (run.parsed, run.reused) == (3, 0)
     assert set(units(ws)) == {"add", "mul", "sub"}
@@ -187,3 +187,24 @@ def test_an_unchanged_tree_takes_the_last_scan_and_an_edit_that_adds_an_entry_is
     )
     ingest(ws, repo)
     assert "shared_entry" in units(ws)  # the edited header's entry is seen, through its includer
+
+
+def test_an_unchanged_reingest_keeps_the_units_table_and_any_other_write_makes_it_write_again(
+    repo: Path, tmp_path: Path
+):
+    import shutil
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    before, rows = ws.units.stat(), units(ws)
+    run = ingest(ws, repo)
+    assert run.reused == 3 and ws.units.stat().st_mtime_ns == before.st_mtime_ns  # not rewritten
+    assert ws.units.stat().st_ino == before.st_ino and units(ws) == rows
+    ws.units.unlink()  # the table gone: the rows are written again
+    ingest(ws, repo)
+    assert set(units(ws)) == {"add", "mul", "sub"}
+    other = tmp_path / "other"
+    shutil.copytree(repo, other)
+    run_ingest(ws, IngestRequest(str(other), "o"), IngestConfig(jobs=1))  # another source's rows
+    ingest(ws, repo)
+    assert sorted(u.source for u in read_records(ws.units, KernelUnit)) == ["o"] * 3 + ["r"] * 3
