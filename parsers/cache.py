@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers.filememo import FileMemo
+from parsers.files import read_bytes_inside
 
 CACHE_FORMAT = 2  # bump when what is stored changes shape
 # Stored as plain pickles: zlib made the cache 4x smaller (ops-math: 37 MB -> 9 MB) but its
@@ -40,13 +41,10 @@ _PICKLE = pickle.HIGHEST_PROTOCOL
 
 
 def file_digest(root: Path, rel: str) -> str | None:
-    """The digest of a file's bytes (None when it cannot be read): what a recorded dependency
-    holds, and what a lookup compares it with."""
-    try:
-        data = (root / rel).read_bytes()
-    except (OSError, ValueError):
-        return None
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    """The digest of a file's bytes (None when it cannot be read, or must not be: a link out of
+    the root, a FIFO): what a recorded dependency holds, and what a lookup compares it with."""
+    data = read_bytes_inside(root, rel)
+    return hashlib.blake2b(data, digest_size=16).hexdigest() if data is not None else None
 
 
 def digest_of(*parts: object) -> str:

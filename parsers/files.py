@@ -4,7 +4,9 @@ Nothing here raises on a bad file: binary files, non-UTF-8 files, oversized gene
 unreadable files and symlink loops are skipped with a reason that the ingest summary counts.
 Every read of a repository file goes through `read_inside`: the path, with its links resolved,
 must lie inside the root, and only a regular file is opened (a FIFO or a device named `x.cpp`
-would block the reader or feed it without end).
+would block the reader or feed it without end). The walk's own reads (`read_walked`) skip the
+resolution for a file that is no link, reached from the root through directories that are no
+links (the walk follows none): it is inside the root as walked.
 """
 
 from __future__ import annotations
@@ -148,6 +150,20 @@ def read_inside(root: Path, rel: str, max_bytes: int = DEFAULT_MAX_READ) -> str 
             REFUSED.add(text)
         return None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text-mode reads give it
+
+
+def read_bytes_inside(root: Path, rel: str, max_bytes: int = DEFAULT_MAX_READ) -> bytes | None:
+    """The bytes of `root/rel` under the rules of `read_inside` (inside the root once links are
+    resolved, a regular file, opened without blocking), None when they refuse it or it is
+    missing or unreadable: what a parse's dependencies are digested from."""
+    try:
+        fd = _open_inside(root / rel, root)
+    except (_Refused, OSError, ValueError):
+        return None
+    try:
+        return _read_fd(fd, max_bytes + 1)
+    except OSError:
+        return None
 
 
 def read_source(path: Path, root: Path, max_bytes: int) -> str | Skip:

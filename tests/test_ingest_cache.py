@@ -208,3 +208,30 @@ def test_an_unchanged_reingest_keeps_the_units_table_and_any_other_write_makes_i
     run_ingest(ws, IngestRequest(str(other), "o"), IngestConfig(jobs=1))  # another source's rows
     ingest(ws, repo)
     assert sorted(u.source for u in read_records(ws.units, KernelUnit)) == ["o"] * 3 + ["r"] * 3
+
+
+def test_a_dependency_replaced_by_a_fifo_or_an_outside_link_is_refused_not_read(repo: Path, tmp_path: Path):
+    """The re-ingest's check of what a stored parse read goes through the same guard as every
+    read: a FIFO (opening it would block the command) and a link out of the repository are
+    absent, never opened."""
+    import os
+    import threading
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    fifo = repo / "add/README.md"  # a document the add entry read
+    fifo.unlink()
+    os.mkfifo(fifo)
+    outside = tmp_path / "LICENSE"
+    outside.write_text("MIT License\n\nPermission is hereby granted, free of charge, to any person\n")
+    (repo / "mul/LICENSE").symlink_to(outside)  # where mul's parse looked for a licence, in vain
+    runs: list[IngestRun] = []
+    worker = threading.Thread(target=lambda: runs.append(ingest(ws, repo)), daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():  # unblock the reader before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert runs, "the re-ingest blocked on a FIFO"
+    assert runs[0].reused >= 1  # sub read neither
+    got = units(ws)
+    assert got["add"].doc is None and "MIT" not in got["mul"].license  # the FIFO and the link: absent
