@@ -10,7 +10,10 @@ third measurement). Prints, per run and as medians:
   entry files with the same number of processes, and the ratio ingest / bare;
 - a re-ingest of the unchanged copy, and one after a comment is added to one operator's entry
   file, each as a fraction of the first ingest, with the entry files parsed and reused;
-- the peak resident memory of this process and of the largest worker.
+- the peak resident memory of this process and of the largest child (a parser worker; with
+  `--cli`, a `curate` process too);
+- with `--cli`, the same first ingest and unchanged re-ingest as whole `curate ingest` processes
+  (interpreter start, imports, the units table written or kept, the report and run record).
 Not a test.
 """
 
@@ -21,6 +24,7 @@ import os
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,13 +74,23 @@ def timed_ingest(root: Path, config: IngestConfig, cache: Path) -> tuple[float, 
     return time.perf_counter() - start, result
 
 
+def timed_cli(root: Path, workspace: Path, jobs: int) -> float:
+    """Wall time of one `curate ingest` process (this interpreter, the project's CLI)."""
+    command = [sys.executable, "-m", "curate", "ingest", str(root), "-w", str(workspace), "--jobs", str(jobs)]
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("repo", type=Path)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cli", action="store_true", help="also time whole `curate ingest` processes")
     args = parser.parse_args()
     config = IngestConfig(jobs=args.jobs)
+    cli_rows: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / args.repo.resolve().name
         shutil.copytree(args.repo, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
@@ -102,6 +116,15 @@ def main() -> None:
                 f"{one.parsed} parsed)",
                 flush=True,
             )
+            if args.cli:
+                workspace = Path(tmp) / f"ws-{run}"
+                cli_first = timed_cli(repo, workspace, args.jobs)
+                cli_rows.append((cli_first, timed_cli(repo, workspace, args.jobs)))
+                print(
+                    f"run {run}: curate ingest {cli_first:.2f} s, unchanged re-ingest {cli_rows[-1][1]:.2f} s "
+                    f"({cli_rows[-1][1] / cli_first:.1%})",
+                    flush=True,
+                )
     med = [statistics.median(r[i] for r in rows) for i in range(4)]
     ratio = statistics.median(r[0] / r[1] for r in rows)
     same_f = statistics.median(r[2] / r[0] for r in rows)
@@ -112,6 +135,12 @@ def main() -> None:
         f"{med[1]:.2f} s, ratio {ratio:.2f}; re-ingest unchanged {med[2]:.2f} s ({same_f:.1%}), one file "
         f"edited {med[3]:.2f} s ({one_f:.1%}); peak memory {own:.0f} MB (command), {worker:.0f} MB (largest worker)"
     )
+    if cli_rows:
+        cli_first, cli_same = (statistics.median(r[i] for r in cli_rows) for i in range(2))
+        cli_f = statistics.median(r[1] / r[0] for r in cli_rows)
+        print(
+            f"whole process: curate ingest {cli_first:.2f} s, unchanged re-ingest {cli_same:.2f} s ({cli_f:.1%})"
+        )
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ class Outputs(Generic[S]):
     reports: dict[str, Any] = field(default_factory=dict)  # file name under reports/ -> JSON value
     run: StageRun | None = None  # the typed run for meta.json (instead of `Stage.record`)
     written: dict[str, Path] = field(default_factory=dict)  # set by execute: table or report -> path
+    # called by execute once the tables and reports are written, still under the workspace lock
+    on_written: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,8 @@ class Stage(Generic[S]):
                 summary = self.run(ws, config, *args, **kwargs)
                 if isinstance(summary, Outputs):
                     summary.written = ws.write_outputs(summary.tables, summary.reports)
+                    if summary.on_written is not None:
+                        summary.on_written()
             finally:
                 WRITING.reset(token)
             run: StageRun | None

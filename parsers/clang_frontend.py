@@ -109,14 +109,21 @@ def parse_unit(
     return facts
 
 
+_NESTING_KINDS = (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL)
+_READ_KINDS = frozenset((*_NESTING_KINDS, *_FUNCTION_KINDS, *CLASS_KINDS))
+
+
 def _collect(cursor: ci.Cursor, rel_of: dict[str, str], facts: ClangFacts, texts: dict[str, str]) -> None:
     for child in cursor.get_children():
+        kind = child.kind
+        if kind not in _READ_KINDS:
+            continue  # a typedef, a variable, a using: nothing is read from it (and its location,
+            # the costly part of a child in libclang's bindings, is not asked for)
         location = child.location
         # clang names a file as it was reached (`dir/../include/x.h`): compare normalised paths
         rel = rel_of.get(os.path.normpath(location.file.name)) if location.file else None
         if rel is None:
             continue  # the prelude, a stub, or a file outside the unit
-        kind = child.kind
         if kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL):
             _collect(child, rel_of, facts, texts)
         elif kind in _FUNCTION_KINDS and child.is_definition():

@@ -3,6 +3,10 @@ git's index avoids reading unchanged files): its entry count and includes for th
 content digest for checking a stored parse's dependencies. A re-ingest of an unchanged
 repository then stats its files instead of reading them.
 
+It also keeps, per walked root, the last scan's result (`scans`) under a key of every walked
+file's stat: a walk that finds them all as they were takes that result as it is, without reading
+each file's row or resolving includes again.
+
 Kept beside the parse cache (`cache/files.sqlite` of the workspace), loaded whole at the start of
 a run and written back in one transaction at its end. The stat compared is size, modification
 time (ns), inode and change time (ns): an edit, a replacement or a `touch` each changes it.
@@ -23,6 +27,24 @@ class FileMemo:
         self.path = path
         self.rows: dict[str, Row] = {}
         self.changed: set[str] = set()
+        self._scan: tuple[str, str, bytes] | None = None  # (root, key, scan) to write on save
+
+    def stored_scan(self, root: str) -> tuple[str, bytes] | None:
+        """(key, pickled scan) of the last scan of `root`, None when there is none."""
+        if self.path is None or not self.path.exists():
+            return None
+        try:
+            db = sqlite3.connect(self.path)
+            try:
+                row = db.execute("SELECT key, scan FROM scans WHERE root = ?", (root,)).fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None  # no table yet, or an unreadable memo: scan as if there were none
+        return (str(row[0]), bytes(row[1])) if row is not None else None
+
+    def keep_scan(self, root: str, key: str, scan: bytes) -> None:
+        self._scan = (root, key, scan)
 
     def load(self) -> FileMemo:
         if self.path is None or not self.path.exists():
@@ -37,7 +59,7 @@ class FileMemo:
         return self
 
     def save(self) -> None:
-        if self.path is None or not self.changed:
+        if self.path is None or not (self.changed or self._scan):
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         rows = [(p, *self.rows[p]) for p in self.changed if p in self.rows]
@@ -45,5 +67,10 @@ class FileMemo:
             db.execute(
                 "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, stat TEXT, digest TEXT, scan BLOB)"
             )
+            db.execute("CREATE TABLE IF NOT EXISTS scans (root TEXT PRIMARY KEY, key TEXT, scan BLOB)")
             db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", rows)
+            if self._scan is not None:
+                db.execute("INSERT OR REPLACE INTO scans VALUES (?, ?, ?)", self._scan)
+        db.close()
         self.changed.clear()
+        self._scan = None

@@ -7,25 +7,30 @@ statement at a time, which holds for every registration style seen in public rep
 
 from __future__ import annotations
 
+import functools
 import re
 
+from parsers.facts import word_re
 from schemas import OpDef, Param, TensorSpec
 from schemas.cpp import mask_comments_and_literals
 
-_OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*:\s*public\s+(?:ops::)?OpDef\b")
-_TENSOR_RE = re.compile(r"\bthis\s*->\s*(Input|Output|Attr)\s*\(\s*\"([^\"]+)\"\s*\)([^;]*);", re.DOTALL)
+# The host code of a unit is masked by both readers below, for each entry of its file: once.
+_masked = functools.lru_cache(maxsize=4)(mask_comments_and_literals)
+
+_OPDEF_CLASS_RE = word_re("class", r"\s+(\w+)\s*:\s*public\s+(?:ops::)?OpDef\b")
+_TENSOR_RE = word_re("this", r"\s*->\s*(Input|Output|Attr)\s*\(\s*\"([^\"]+)\"\s*\)([^;]*);", re.DOTALL)
 _PARAM_TYPE_RE = re.compile(r"\.\s*ParamType\s*\(\s*(\w+)\s*\)")
 _LIST_RE = {
     "dtypes": re.compile(r"\.\s*DataType(?:List)?\s*\(\s*\{([^}]*)\}"),
     "formats": re.compile(r"\.\s*Format(?:List)?\s*\(\s*\{([^}]*)\}"),
 }
 _ATTR_TYPE_RE = re.compile(r"\.\s*(Int|Float|Bool|String|ListInt|ListFloat|ListBool|ListListInt|Int64)\s*\(")
-_CONFIG_RE = re.compile(r"\bAddConfig\s*\(\s*\"([^\"]+)\"")
+_CONFIG_RE = word_re("AddConfig", r"\s*\(\s*\"([^\"]+)\"")
 _TILING_FUNC_RES = (
-    re.compile(r"\bIMPL_OP_OPTILING\s*\(\s*\w+\s*\)[^;]*?\.\s*Tiling\s*\(\s*([\w:]+)", re.DOTALL),
-    re.compile(r"\bSetTiling\s*\(\s*([\w:]+)\s*\)"),
+    word_re("IMPL_OP_OPTILING", r"\s*\(\s*\w+\s*\)[^;]*?\.\s*Tiling\s*\(\s*([\w:]+)", re.DOTALL),
+    word_re("SetTiling", r"\s*\(\s*([\w:]+)\s*\)"),
 )
-_TILING_SIGNATURE_RE = re.compile(r"\bge::graphStatus\s+(\w+)\s*\(\s*gert::TilingContext\s*\*")
+_TILING_SIGNATURE_RE = word_re("ge::graphStatus", r"\s+(\w+)\s*\(\s*gert::TilingContext\s*\*")
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -41,7 +46,7 @@ def _listed(chain: str, key: str) -> list[str]:
 
 def parse_op_def(host_code: str) -> OpDef | None:
     """The OpDef registered in `host_code`, or None when it registers none."""
-    code = mask_comments_and_literals(host_code)
+    code = _masked(host_code)
     cls = _OPDEF_CLASS_RE.search(code)
     if not cls:
         return None
@@ -68,7 +73,7 @@ def parse_op_def(host_code: str) -> OpDef | None:
 
 def tiling_function(host_code: str) -> str:
     """The host tiling function's name: registered with IMPL_OP_OPTILING/SetTiling, or by signature."""
-    code = mask_comments_and_literals(host_code)
+    code = _masked(host_code)
     for regex in _TILING_FUNC_RES:
         m = regex.search(code)
         if m:

@@ -23,7 +23,7 @@ from parsers.config import IngestConfig
 from parsers.filememo import FileMemo
 from parsers.files import REFUSED, Skip
 from parsers.licenses import LICENSE_FILE_NAMES
-from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool
+from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool, warm_up
 from parsers.scan import HEADER_SUFFIXES, RepoScan, scan_repository
 from parsers.units import DEFAULT_DEFINES, RepoContext, SourceInfo, units_for_entry_file
 from schemas import KernelUnit, recordable
@@ -41,6 +41,9 @@ class IngestResult:
     partial: int = 0  # units whose parse had errors
     parsed: int = 0  # entry files parsed by libclang in this run
     reused: int = 0  # entry files whose stored parse still held (parsers/cache.py)
+    # a digest of every outcome the parse cache gave or took (None without a cache): a run that
+    # parsed nothing and has the fingerprint of the run that wrote the table has its units
+    fingerprint: str | None = None
 
 
 # ---- worker side -------------------------------------------------------------------------
@@ -88,6 +91,9 @@ class _RecordingContext(RepoContext):
 
 
 _CONTEXT: _RecordingContext | None = None
+# What the workers' fork server imports once: the parser, and pandas, which pyarrow imports when a
+# worker first builds a table (`recordable`).
+_PRELOAD = ("parsers.ingest", "pandas")
 _MAX_UNITS = 0
 
 
@@ -112,6 +118,7 @@ def _parse_file(rel: str) -> ParsedFile:
     ctx.begin()
     out: list[tuple[str, list[KernelUnit] | Skip]] = []
     deps: Deps | None = None
+    unfit: list[tuple[int, str]] = []
     try:
         units = units_for_entry_file(rel, ctx)
         if _MAX_UNITS and len(units) > _MAX_UNITS:
@@ -121,13 +128,18 @@ def _parse_file(rel: str) -> ParsedFile:
         else:
             out.append((rel, units))
             ctx.note_licence_files(rel)
-            deps = ctx.deps
+            # Units whose row no column can hold become skips in the command (one bad value never
+            # loses the run); a file is stored only when all its units fit.
+            bad = recordable(KernelUnit, units)[1] if units else []
+            at = {id(u): i for i, u in enumerate(units)}
+            unfit = [(at[id(u)], why) for u, why in bad]
+            deps = None if unfit else ctx.deps
     except UnparsableFile as exc:
         out.append((rel, Skip(rel, str(exc))))
     except Exception as exc:  # a bad file must never stop the ingest
         out.append((rel, Skip(rel, f"parser error: {type(exc).__name__}: {exc}")))
     out += [(skip.path, skip) for skip in REFUSED.drain()]
-    return ParsedFile(out, deps)
+    return ParsedFile(out, deps, unfit)
 
 
 # ---- command side ------------------------------------------------------------------------
@@ -135,7 +147,7 @@ def _parse_file(rel: str) -> ParsedFile:
 
 def parse_job(root: Path, files: list[str], source: SourceInfo, config: IngestConfig) -> Job:
     """What the parser workers of one ingest run."""
-    return Job(_init_worker, (root, files, source, config), _parse_file, ("parsers.ingest",))
+    return Job(_init_worker, (root, files, source, config), _parse_file, _PRELOAD)
 
 
 def parser_pool(root: Path, scan: RepoScan, source: SourceInfo, config: IngestConfig) -> WorkerPool:
@@ -190,13 +202,14 @@ def ingest_directory(
     define an entry count only when no entry file includes them (their entries then belong to
     the including file)."""
     memo = FileMemo(cache_path.with_name("files.sqlite") if cache_path else None).load()
-    scan = scan_repository(root, config, memo)
+    # A tree that changed is likely to need parsing: the workers' server starts beside the scan.
+    scan = scan_repository(root, config, memo, on_change=lambda: warm_up(_PRELOAD))
     # Everything every entry's outcome depends on besides the files its parse reads.
     shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
     context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
     cache = ParseCache(cache_path)
     plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root, memo)
-    job = Job(_init_worker, (root, scan.files, source, config), _parse_file, ("parsers.ingest",))
+    job = Job(_init_worker, (root, scan.files, source, config), _parse_file, _PRELOAD)
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
         parsed = pool.run(plan.to_parse, progress, _units_in)
@@ -231,10 +244,10 @@ def _gather(
         more = pool.run([rel for rel in unclaimed if rel not in late])
         stored, parsed = stored | late, parsed + more
         outcomes += [o for rel in late for o in late[rel]] + _flatten(more)
-    # Units whose row no column can hold become skips with the reason (one bad value never loses
-    # the run). Only fresh units are checked: a file is stored only when all its units fit.
-    fresh = [u for _, out in _flatten(parsed) if isinstance(out, list) for u in out]
-    unfit = {id(u): why for u, why in recordable(KernelUnit, fresh)[1]} if fresh else {}
+    # Units whose row no column can hold (the workers checked them) become skips with the reason.
+    unfit = {
+        id(r.outcomes[0][1][i]): why for _, r in parsed if isinstance(r, ParsedFile) for i, why in r.unfit
+    }
     result = IngestResult(files_seen=len(scan.files) + len(scan.skipped), skipped=list(scan.skipped))
     result.parsed, result.reused = len(parsed), len(stored)
     named: set[tuple[str, str]] = set()  # a refused file read by several entries is named once
@@ -254,11 +267,7 @@ def _gather(
                     result.units.append(u)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
-    fit = [
-        (rel, r)
-        for rel, r in parsed
-        if not any(id(u) in unfit for _, o in _flatten([(rel, r)]) if isinstance(o, list) for u in o)
-    ]
-    cache.store(keys, fit, root, memo)
+    cache.store(keys, parsed, root, memo)  # a file with an unfit unit carries no dependencies
     memo.save()
+    result.fingerprint = cache.fingerprint() if cache.path is not None else None
     return result

@@ -116,6 +116,16 @@ def _main_module_hidden() -> Iterator[None]:
         main.__dict__.update(saved)
 
 
+def warm_up(preload: tuple[str, ...]) -> None:
+    """Start the fork server now, so that it imports `preload` (the parser, pyarrow) while the
+    command still walks the tree; the pool's first workers then fork from a ready server."""
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(list(preload))
+    with _main_module_hidden():
+        forkserver.ensure_running()
+
+
 class _Worker:
     def __init__(self, context: Any, lifeline: Connection, job: Job, limits: Limits) -> None:
         self.conn, child_conn = context.Pipe()

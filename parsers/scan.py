@@ -8,17 +8,28 @@ on its own only when no entry source file reaches it through its includes.
 
 from __future__ import annotations
 
-import os
+import contextlib
+import hashlib
 import pickle
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from parsers.cache import parser_version
 from parsers.config import ENTRY_SUFFIXES, IngestConfig
-from parsers.entries import DEFINE_RE, LITERAL_ENTRY_RE, MACRO_ENTRY_USE_RE, EntryScan, FileEntries, Includes
+from parsers.entries import (
+    DEFINE_LINE_RE,
+    INCLUDE_LINE_RE,
+    LITERAL_ENTRY_RE,
+    MACRO_ENTRY_LINE_RE,
+    MACRO_ENTRY_USE_RE,
+    EntryScan,
+    FileEntries,
+    Includes,
+)
 from parsers.filememo import FileMemo
-from parsers.files import Skip, iter_source_files, read_source
-from schemas.ascendc import INCLUDE_RE
+from parsers.files import Skip, SourceFile, iter_source_files, read_walked
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -72,10 +83,50 @@ def _reached(starts: list[str], includes: Includes, index: RepoIndex) -> set[str
     return seen
 
 
-def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = None) -> RepoScan:
-    """The repository's files and what to parse. A file whose stat `memo` knows is not read
-    again: its entry count and includes come from the memo. (The loop calls no helper of this
-    module: the walk already alternates with files.py once per file.)"""
+def scan_repository(
+    root: Path,
+    config: IngestConfig,
+    memo: FileMemo | None = None,
+    on_change: Callable[[], None] | None = None,
+) -> RepoScan:
+    """The repository's files and what to parse. When every walked file has the stat it had at
+    the scan `memo` keeps for this root, that scan is the answer; otherwise `on_change` is
+    called, the files are scanned (`_scan`) and the result kept for the next run."""
+    walked = list(iter_source_files(root, config.exclude_dirs))
+    if memo is None or memo.path is None:
+        if on_change is not None:
+            on_change()
+        return _scan(root, config, memo, walked)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(repr((_MEMO_LAYOUT, parser_version(), str(root), config.exclude_dirs)).encode())
+    h.update(repr((config.max_file_mb, config.max_units_per_file)).encode())
+    for item in walked:  # a loop in this file: no call per file
+        if isinstance(item, Skip):
+            h.update(f"skip\0{item.path}\0{item.reason}\n".encode("utf-8", "surrogatepass"))
+        else:
+            st = item.stat
+            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else "-"
+            h.update(f"{item.rel}\0{stat}\n".encode("utf-8", "surrogatepass"))
+    key = h.hexdigest()
+    stored = memo.stored_scan(str(root))
+    if stored is not None and stored[0] == key:
+        with contextlib.suppress(pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            kept = pickle.loads(stored[1])
+            if isinstance(kept, RepoScan):
+                return kept
+    if on_change is not None:
+        on_change()
+    scan = _scan(root, config, memo, walked)
+    memo.keep_scan(str(root), key, pickle.dumps(scan, protocol=pickle.HIGHEST_PROTOCOL))
+    return scan
+
+
+def _scan(
+    root: Path, config: IngestConfig, memo: FileMemo | None, walked: list[SourceFile | Skip]
+) -> RepoScan:
+    """The scan of the walked files. A file whose stat `memo` knows is not read again: its entry
+    count and includes come from the memo. (The loop calls no helper of this module: the walk
+    already alternates with files.py once per file.)"""
     files: list[str] = []
     entry_files: list[str] = []
     skipped: list[Skip] = []
@@ -83,20 +134,16 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
     facts_of: dict[str, FileEntries] = {}  # what each file's text says about kernel entries
     max_bytes = int(config.max_file_mb * 1e6)
     rows = memo.rows if memo is not None else None
-    for item in iter_source_files(root, config.exclude_dirs):
+    for item in walked:
         if isinstance(item, Skip):
             skipped.append(item)
             continue
-        rel = item.relative_to(root).as_posix()
-        known, stat, where = None, "", str(item)
+        rel, where, st = item.rel, item.path, item.stat
+        known, stat = None, ""
         if rows is not None:
-            try:
-                st = os.stat(item)
-                stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
-            except OSError:
-                stat = ""
+            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else ""
             row = rows.get(where)
-            fits = stat and int(stat.split(":", 1)[0]) <= max_bytes
+            fits = st is not None and st.st_size <= max_bytes
             if fits and row is not None and row[0] == stat and row[2] is not None:
                 known = pickle.loads(row[2])  # type: ignore[arg-type]
                 if not (isinstance(known, tuple) and len(known) == 3 and known[0] == _MEMO_LAYOUT):
@@ -104,23 +151,30 @@ def scan_repository(root: Path, config: IngestConfig, memo: FileMemo | None = No
         if known is not None:
             _, facts, spelt = known
         else:
-            text = read_source(item, root, max_bytes)
+            text = read_walked(item, root, max_bytes)
             if isinstance(text, Skip):
                 skipped.append(text)
                 continue
             # Inline loops, not helper calls: the walk stays in this file between reads (issue 28).
-            written, defines, uses = 0, [], set()
+            # Each regex is run only where its literal occurs, or from where a match can start.
+            written, defines, uses, end = 0, [], set(), 0
+            lined = "\n" + text  # where every line, the first too, follows a newline
             if "define" in text:
-                for m in DEFINE_RE.finditer(text):
+                for m in DEFINE_LINE_RE.finditer(lined):
                     defines.append((m.group(1), m.group(2)))
             if rel.endswith(ENTRY_SUFFIXES):
-                written = len(LITERAL_ENTRY_RE.findall(text))
-                for m in MACRO_ENTRY_USE_RE.finditer(text):
-                    uses.add(m.group(1))
+                if "__global__" in text or "CATLASS_GLOBAL" in text:
+                    written = len(LITERAL_ENTRY_RE.findall(text))
+                for start in MACRO_ENTRY_LINE_RE.finditer(lined):
+                    # a line start of `text` (the newline before it is at the same offset in "\n" + text)
+                    if start.start() >= end and (use := MACRO_ENTRY_USE_RE.match(text, start.start())):
+                        uses.add(use.group(1))
+                        end = use.end()
             facts = (written, tuple(defines), tuple(sorted(uses)))
             spelt = []
             if "include" in text:
-                for m in INCLUDE_RE.finditer(text):  # a loop, not a comprehension: no call per file
+                # a loop, not a comprehension: no call per file
+                for m in INCLUDE_LINE_RE.finditer(lined):
                     spelt.append((m.group(2).strip(), m.group(1) == "<"))
             if rows is not None and memo is not None and stat:
                 rows[where] = [stat, None, pickle.dumps((_MEMO_LAYOUT, facts, spelt))]

@@ -107,7 +107,7 @@ def test_a_broken_cache_entry_is_a_miss_not_a_failure(repo: Path, tmp_path: Path
     ws = Workspace(tmp_path / "ws")
     ingest(ws, repo)
     with sqlite3.connect(ws.parse_cache) as db:
-        db.execute("UPDATE parses SET outcome = x'00'")
+        db.execute("UPDATE outcomes SET outcome = x'00'")
     run = ingest(ws, repo)
     assert (run.parsed, run.reused) == (3, 0)
     assert set(units(ws)) == {"add", "mul", "sub"}
@@ -165,3 +165,73 @@ def test_an_edit_that_keeps_the_size_is_seen_and_unchanged_files_are_not_read_ag
     run = ingest(ws, repo)
     assert (run.parsed, run.reused) == (1, 2)
     assert "MulStop" in units(ws)["mul"].code
+
+
+def test_an_unchanged_tree_takes_the_last_scan_and_an_edit_that_adds_an_entry_is_found(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import parsers.scan
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    real_scan = parsers.scan._scan
+
+    def no_scan(*args: object) -> object:
+        raise AssertionError("an unchanged tree was scanned again")
+
+    monkeypatch.setattr(parsers.scan, "_scan", no_scan)
+    assert ingest(ws, repo).reused == 3  # every file's stat as it was: the kept scan
+    monkeypatch.setattr(parsers.scan, "_scan", real_scan)
+    (repo / "common/util.h").write_text(
+        REPO["common/util.h"] + 'extern "C" __global__ __aicore__ void shared_entry(GM_ADDR x) {}\n'
+    )
+    ingest(ws, repo)
+    assert "shared_entry" in units(ws)  # the edited header's entry is seen, through its includer
+
+
+def test_an_unchanged_reingest_keeps_the_units_table_and_any_other_write_makes_it_write_again(
+    repo: Path, tmp_path: Path
+):
+    import shutil
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    before, rows = ws.units.stat(), units(ws)
+    run = ingest(ws, repo)
+    assert run.reused == 3 and ws.units.stat().st_mtime_ns == before.st_mtime_ns  # not rewritten
+    assert ws.units.stat().st_ino == before.st_ino and units(ws) == rows
+    ws.units.unlink()  # the table gone: the rows are written again
+    ingest(ws, repo)
+    assert set(units(ws)) == {"add", "mul", "sub"}
+    other = tmp_path / "other"
+    shutil.copytree(repo, other)
+    run_ingest(ws, IngestRequest(str(other), "o"), IngestConfig(jobs=1))  # another source's rows
+    ingest(ws, repo)
+    assert sorted(u.source for u in read_records(ws.units, KernelUnit)) == ["o"] * 3 + ["r"] * 3
+
+
+def test_a_dependency_replaced_by_a_fifo_or_an_outside_link_is_refused_not_read(repo: Path, tmp_path: Path):
+    """The re-ingest's check of what a stored parse read goes through the same guard as every
+    read: a FIFO (opening it would block the command) and a link out of the repository are
+    absent, never opened."""
+    import os
+    import threading
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    fifo = repo / "add/README.md"  # a document the add entry read
+    fifo.unlink()
+    os.mkfifo(fifo)
+    outside = tmp_path / "LICENSE"
+    outside.write_text("MIT License\n\nPermission is hereby granted, free of charge, to any person\n")
+    (repo / "mul/LICENSE").symlink_to(outside)  # where mul's parse looked for a licence, in vain
+    runs: list[IngestRun] = []
+    worker = threading.Thread(target=lambda: runs.append(ingest(ws, repo)), daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():  # unblock the reader before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert runs, "the re-ingest blocked on a FIFO"
+    assert runs[0].reused >= 1  # sub read neither
+    got = units(ws)
+    assert got["add"].doc is None and "MIT" not in got["mul"].license  # the FIFO and the link: absent

@@ -194,3 +194,15 @@ def test_categories_are_the_issue_list_and_tokens_split_camel_and_snake():
     assert len(CATEGORIES) == 15 and CATEGORIES[-1] == "other"
     assert name_tokens("AddCustomV2") == ["add", "custom", "v2"]
     assert name_tokens("fused_mul_add_n") == ["fused", "mul", "add", "n"]
+
+
+def test_facts_need_a_word_start_as_the_regexes_wrote_it():
+    """The regexes open with their literal (fast) and check the word start after it: a name that
+    only ends in the word is not it, one at the very start of the text is."""
+    from parsers.facts import api_calls, buffer_num, queue_positions, tiling_struct_names
+
+    assert buffer_num("TQue<VECIN, 2> a; MyTQue<VECIN, 8> b;", {}) == 2
+    assert queue_positions("TPosition::VECIN x; XTPosition::A1 QuePosition::B2") == ["B2", "VECIN"]
+    assert tiling_struct_names("REGISTER_TILING_DEFAULT(Ns::T); MYGET_TILING_DATA_WITH_STRUCT(U, x)") == ["T"]
+    code = "AscendC :: \n GetBlockNum(); GetBlockNum(); xAscendC::Other(); my_asc_copy(x); asc_copy(y);"
+    assert api_calls(code, {"GetBlockNum"}) == ["GetBlockNum", "Other", "asc_copy"]

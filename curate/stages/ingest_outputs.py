@@ -30,6 +30,7 @@ class IngestSummary:
     left_out: int = 0  # code files of a kernel folder that no benchmark item holds
     parsed: int = 0  # entry files parsed by libclang in this run
     reused: int = 0  # entry files whose stored parse still held
+    fingerprint: str = ""  # of the parse outcomes the rows come from (parsers.ingest.IngestResult)
 
     def report(self) -> dict[str, object]:
         return {
