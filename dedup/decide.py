@@ -100,8 +100,9 @@ class BenchIndex:
 def bench_index(items: list[BenchmarkItem], cfg: DedupConfig, tasks: TaskIndex | None = None) -> BenchIndex:
     where = _answer_docs(items)
     answers = [items[i].answers[k] for i, k in where]
-    bench = build_shingle_sets(answers, cfg.ngram, cfg.abstract_identifiers)
     vocabulary = vocabulary_of(answers, cfg.ngram, cfg.abstract_identifiers)
+    # read through its own vocabulary: every shingle is in it, each SHA-1 taken once, above
+    bench = build_shingle_sets(answers, cfg.ngram, cfg.abstract_identifiers, vocabulary)
     index = name_index({str(i): it.op_name or it.task_name for i, it in enumerate(items)})
     for i, it in enumerate(items):  # the task name too, when it differs from the op name
         norm = op_name_key(it.task_name)
