@@ -23,7 +23,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from dedup.names import op_name_key
@@ -388,32 +388,7 @@ def match_document(
         words = words | set(text_words(prose))
         numbers = numbers | literal_values(prose)
     identity = _identity(index, facts, present)
-    best: SemanticScore | None = None
-    runner_up = 0.0
-    for required, tasks in index.groups.items():
-        # The fused-task rule: every required op shown, with enough strong ones among them (a
-        # task of weak ops only, `sum_reduction`, is claimed by identity alone).
-        if not required <= present or not semantically_claimable(required, facts.inferred):
-            continue
-        for t in tasks:
-            if not index.named[t]:  # a network is placed by its name only
-                continue
-            scored = semantic_score(index, t, facts, words, numbers)
-            if best is None or (scored.score, -t) > (best.score, -best.task):
-                runner_up = best.score if best is not None else 0.0
-                best = scored
-            else:
-                runner_up = max(runner_up, scored.score)
-    for t in _stated_weak_tasks(index, numbers, present):
-        scored = semantic_score(index, t, facts, words, numbers)
-        if scored.constants < VALUE_CLAIM_AGREEMENT:
-            continue
-        if best is None or (scored.score, -t) > (best.score, -best.task):
-            runner_up = best.score if best is not None else 0.0
-            best = scored
-        else:
-            runner_up = max(runner_up, scored.score)
-    if identity is not None:
+    if identity is not None:  # a name settles it: no semantic scoring needed
         t, name = identity
         scored = semantic_score(index, t, facts, words, numbers)
         level = "fused" if is_fused(sorted(index.required[t])) else "op"
@@ -421,12 +396,32 @@ def match_document(
         match = TaskMatch(-1, t, "identity", level, score, "high" if level == "fused" else "medium")
         match.name, match.matched_ops, match.shared_numbers = name, scored.matched_ops, scored.shared_numbers
         return match, facts
-    if best is None or best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN:
+    candidates = [
+        semantic_score(index, t, facts, words, numbers) for t in _claimable_tasks(index, facts, present)
+    ]
+    for t in _stated_weak_tasks(index, numbers, present):
+        scored = semantic_score(index, t, facts, words, numbers)
+        if scored.constants >= VALUE_CLAIM_AGREEMENT:
+            candidates.append(scored)
+    if not candidates:
+        return None, facts
+    best = max(candidates, key=lambda s: (s.score, -s.task))  # ties: the first task
+    runner_up = max((s.score for s in candidates if s is not best), default=0.0)
+    if best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN:
         return None, facts
     level = "fused" if is_fused(sorted(index.required[best.task])) else "op"
     match = TaskMatch(-1, best.task, "semantics", level, best.score, _confidence(level, best.score))
     match.matched_ops, match.shared_numbers = best.matched_ops, best.shared_numbers
     return match, facts
+
+
+def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> Iterator[int]:
+    """Tasks semantics may place the document on. The fused-task rule: every required op shown,
+    with enough strong ones among them (a task of weak ops only, `sum_reduction`, is left to
+    identity and to its stated numbers); a network is placed by its name only."""
+    for required, tasks in index.groups.items():
+        if required <= present and semantically_claimable(required, facts.inferred):
+            yield from (t for t in tasks if index.named[t])
 
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
