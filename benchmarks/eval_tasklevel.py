@@ -29,10 +29,18 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from neutralise_names import neutralise  # noqa: E402
 
+from curate.judge import TaskJudge  # noqa: E402
 from dedup.names import op_name_key  # noqa: E402
-from dedup.tasks import SEMANTIC_THRESHOLD, UNIT_SCAN_CHARS, match_document, task_index  # noqa: E402
+from dedup.tasks import (  # noqa: E402
+    JUDGE_CANDIDATES,
+    SEMANTIC_THRESHOLD,
+    UNIT_SCAN_CHARS,
+    match_document,
+    task_index,
+)
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
+from schemas.tasks import TaskMatch  # noqa: E402
 
 _CODE = (".cpp", ".h", ".hpp", ".cc", ".asc", ".json")
 
@@ -49,7 +57,25 @@ def load_tasks(reference: Path, exclude: list[str]) -> list:
         text = path.read_text(encoding="utf-8", errors="replace")
         if "torch" in text:
             sigs.append(read_reference(path.stem, text))
+            REFERENCES[path.stem] = text
     return sigs
+
+
+REFERENCES: dict[str, str] = {}  # task name -> its reference's text (what a judge is shown)
+
+
+def judged(match: TaskMatch | None, text: str, truth: str, judge: TaskJudge | None, sigs: list) -> tuple:
+    """(the task the judge places the document on, pairs asked): the first of the match and its
+    alternatives the judge says yes to. Without an endpoint, an oracle that says yes only to the
+    right task: the bound a judge could reach with the candidates semantics gives it."""
+    asked = 0
+    for option in (match, *match.alternatives) if match is not None else ():
+        asked += 1
+        task = sigs[option.item].task
+        verdict = judge.verdict(text, REFERENCES[task]) if judge else op_name_key(task) == truth
+        if verdict:
+            return op_name_key(task), asked
+    return "", asked
 
 
 def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
@@ -106,9 +132,24 @@ def main() -> None:
     parser.add_argument(
         "--split", choices=("dev", "held-out", "all"), default="all", help="solutions of this split only"
     )
+    parser.add_argument(
+        "--judge",
+        choices=("none", "oracle", "endpoint"),
+        default="none",
+        help="also place rows through a judge: one that answers right (the bound), or --judge-url",
+    )
+    parser.add_argument("--judge-url", default="")
+    parser.add_argument("--judge-model", default="judge")
+    parser.add_argument("--judge-cache", type=Path, default=Path("eval-judge.sqlite"))
     args = parser.parse_args()
     sigs = load_tasks(args.reference, args.exclude)
     index = task_index(sigs)
+    judge = None
+    if args.judge != "none":
+        index.judge_candidates = JUDGE_CANDIDATES
+    if args.judge == "endpoint":
+        judge = TaskJudge(args.judge_url, args.judge_model, args.judge_cache)
+    pairs = 0
     keys = {op_name_key(s.task) for s in sigs}
     print(f"tasks: {len(sigs)}")
     table: dict[tuple[str, str], list[int]] = {}
@@ -120,7 +161,12 @@ def main() -> None:
         for variant in ("as-written", "neutral"):
             text = code if variant == "as-written" else neutralise(code, names)
             match, _ = match_document(text, index, threshold=args.threshold)
-            got = op_name_key(sigs[match.item].task) if match else ""
+            if args.judge == "none":
+                got = op_name_key(sigs[match.item].task) if match and match.layer != "candidate" else ""
+            else:
+                got, asked = judged(match, text, key, judge, sigs)
+                pairs += asked
+                match = match if got else None
             counts = table.setdefault((split, variant), [0, 0, 0])  # solutions, placed, right
             counts[0] += 1
             counts[1] += match is not None
@@ -134,17 +180,37 @@ def main() -> None:
             f"{split:9} {variant:10} solutions {n:4} placed {placed:4} right {right:4} "
             f"recall {recall:.3f} precision {precision:.3f}"
         )
+    if args.judge != "none":
+        print(f"judge ({args.judge}): {pairs} pairs asked")
     for folder in args.control:
         for per in ("unit", "file"):
             docs = control_docs(Path(folder), per)
-            fused = op = 0
+            fused = op = asked = 0
             for doc in docs:
                 match, _ = match_document(doc, index, threshold=args.threshold)
+                if match is not None and args.judge != "none":
+                    got, n = judged(match, doc, "", judge, sigs)  # no right task: an oracle says no
+                    asked += n
+                    match = (
+                        next(
+                            (
+                                m
+                                for m in (match, *match.alternatives)
+                                if op_name_key(sigs[m.item].task) == got
+                            ),
+                            None,
+                        )
+                        if got
+                        else None
+                    )
+                elif match is not None and match.layer == "candidate":
+                    match = None
                 fused += bool(match and match.level == "fused")
                 op += bool(match and match.level == "op")
             share = fused / len(docs) if docs else 0.0
             print(
                 f"control {folder} per {per}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}"
+                + (f" judge pairs {asked}" if args.judge != "none" else "")
             )
 
 

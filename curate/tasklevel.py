@@ -61,20 +61,44 @@ def judge_matches(
     items: Sequence[BenchmarkItem],
     settings: JudgeSettings | None,
 ) -> dict[str, int]:
-    """Ask the judge about every task match (cached per pair); its verdict is stored on the match
-    (`judge`: yes / no) and a "no" is not counted as a leak. Returns the judge's counters."""
+    """Ask the judge about every task match (cached per pair). Its verdict is stored on the match
+    (`judge`: yes / no); a "no" is not counted as a leak. A refused match's alternatives (the
+    tasks semantics ranked next, `dedup.tasks.JUDGE_CANDIDATES`) are asked in turn, and the first
+    "yes" places the document there (layer `judge`). A candidate no task of which the judge
+    confirms is removed from `matches`. Returns the judge's counters."""
     if settings is None or not matches:
         return {}
     judge = TaskJudge(settings.url, settings.model, settings.cache)
+    placed = 0
     try:
         for match in matches:
-            item = items[match.item]
-            reference = item.reference or item.description
-            verdict = judge.verdict(unit_document(units[match.unit]), reference)
-            match.judge = "" if verdict is None else ("yes" if verdict else "no")
+            document = unit_document(units[match.unit])
+            for option in (match, *match.alternatives):
+                item = items[option.item]
+                verdict = judge.verdict(document, item.reference or item.description)
+                option.judge = "" if verdict is None else ("yes" if verdict else "no")
+                if verdict:
+                    placed += option is not match or match.layer == "candidate"
+                    _take(match, option)
+                    break
+                if verdict is None and match.layer != "candidate":
+                    break  # no verdict on a placed match: it stands, unjudged
+            match.alternatives = []
     finally:
         judge.close()
-    return judge.counts()
+    matches[:] = [m for m in matches if m.layer != "candidate"]
+    return {**judge.counts(), "task_matches_by_judge": placed}
+
+
+def _take(match: TaskMatch, confirmed: TaskMatch) -> None:
+    """`match` placed on the task the judge confirmed (itself, or one of its alternatives)."""
+    if confirmed is not match:
+        match.item, match.level, match.score = confirmed.item, confirmed.level, confirmed.score
+        match.matched_ops, match.shared_numbers = confirmed.matched_ops, confirmed.shared_numbers
+        match.name = ""
+    if confirmed is not match or match.layer == "candidate":
+        match.layer, match.confidence = "judge", "high"
+    match.judge = "yes"
 
 
 def dedup_task_leaks(

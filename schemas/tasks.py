@@ -64,7 +64,9 @@ class TaskMatch:
 
     unit: int  # index of the training unit (in the list the report holds)
     item: int  # index of the benchmark item
-    layer: str  # identity | semantics | judge
+    # identity | semantics | judge (placed by a judge's yes) | candidate (for a judge to decide,
+    # never counted as a match: made only when a judge is configured)
+    layer: str
     level: str  # fused (every step of a multi-op task is done) | op (a single-op task)
     score: float  # 0..1, higher = more certain; identity matches are 1.0 (fused) or 0.9 (op)
     confidence: str  # high | medium | low
@@ -72,3 +74,5 @@ class TaskMatch:
     name: str = ""  # the candidate name that equals the task's (identity)
     shared_numbers: list[float] = field(default_factory=list)  # values both sides state
     judge: str = ""  # "", yes, no: the judge's verdict when one was asked
+    # Other tasks a judge is asked about, in rank order, when it refuses this one (layer candidate)
+    alternatives: list[TaskMatch] = field(default_factory=list)

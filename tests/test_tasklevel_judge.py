@@ -1,0 +1,164 @@
+"""The judge as the recall layer of task matching, and the structural facts that rank its
+candidates. Semantics abstains where its evidence cannot tell two tasks apart (siblings that
+differ in words the document does not say); with a judge configured, it keeps the best tasks as
+candidates and the judge's first "yes" places the document. Without a judge nothing changes.
+The judge is a real OpenAI-compatible server on loopback, scripted to answer from the reference
+it is shown. Fixtures are written for these tests."""
+
+from __future__ import annotations
+
+import json
+
+from curate.tasklevel import JudgeSettings, judge_matches
+from dedup.decide import task_counts
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, match_units
+from tests.servers.openai_server import OpenAIServer, Reply
+from tests.test_dedup_helpers import run_cli
+from tests.test_tasklevel import CONV_MIN_TANH, NEUTRAL_FUSED, _items, _unit, _write
+from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
+
+# Siblings: the same computation, told apart only by words of their names and docstrings.
+SQUARE = _reference("").replace("class Model", "# square input\nclass Model")
+ASYMMETRIC = _reference("").replace("class Model", "# asymmetric input\nclass Model")
+SIBLINGS = {"conv_standard_2d_square_input": SQUARE, "conv_standard_2d_asymmetric_input": ASYMMETRIC}
+# A renamed convolution that says neither word: semantics cannot choose between the siblings.
+PLAIN_CONV = _conv_kernel(
+    "  // stride and padding of the window; in and out channels, kernel size\n  Add(y, acc, b, n);"
+)
+
+
+def _says_yes_to(marker: str):
+    """A judge that answers YES exactly when the reference it is shown holds `marker`."""
+    return lambda request: Reply.ok("YES" if marker in request.last_user_text else "NO")
+
+
+def test_without_a_judge_tied_siblings_are_not_placed() -> None:
+    index = _index(SIBLINGS)
+    match, _ = match_document(PLAIN_CONV, index)
+    assert match is None, "semantics placed a document its evidence cannot place"
+
+
+def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -> None:
+    items = _items(SIBLINGS)
+    index = _index(SIBLINGS)
+    index.judge_candidates = JUDGE_CANDIDATES
+    units = [_unit("conv.cpp", PLAIN_CONV)]
+    with OpenAIServer() as server:
+        server.script = _says_yes_to("# asymmetric input")
+        settings = JudgeSettings(server.url, "judge", tmp_path / "judge.sqlite")
+        matches = match_units(units, index)
+        assert [m.layer for m in matches] == ["candidate"] and len(matches[0].alternatives) == 1
+        assert task_counts(matches)["task_matches"] == 1  # before the judge: what the stage does not report
+        counts = judge_matches(matches, units, items, settings)
+        assert [(items[m.item].task_name, m.layer, m.judge) for m in matches] == [
+            ("conv_standard_2d_asymmetric_input", "judge", "yes")
+        ]
+        assert counts["task_matches_by_judge"] == 1 and counts["judge_requests"] == server.chat_count()
+        asked = server.chat_count()
+        again = match_units(units, index)
+        judge_matches(again, units, items, settings)
+        assert server.chat_count() == asked, "a re-run asked the endpoint again"
+        assert items[again[0].item].task_name == "conv_standard_2d_asymmetric_input"
+
+
+def test_a_candidate_no_task_of_which_the_judge_confirms_is_no_match(tmp_path) -> None:
+    items = _items(SIBLINGS)
+    index = _index(SIBLINGS)
+    index.judge_candidates = JUDGE_CANDIDATES
+    units = [_unit("conv.cpp", PLAIN_CONV)]
+    with OpenAIServer() as server:
+        server.script = lambda request: Reply.ok("NO")
+        matches = match_units(units, index)
+        counts = judge_matches(
+            matches, units, items, JudgeSettings(server.url, "judge", tmp_path / "j.sqlite")
+        )
+        assert matches == [] and counts["judge_requests"] == 2 and counts["task_matches_by_judge"] == 0
+
+
+def test_a_refused_placement_moves_to_the_alternative_the_judge_confirms(tmp_path) -> None:
+    # Semantics places the renamed fused kernel on conv2d_min_tanh_tanh; the judge says that is
+    # not it and confirms the next task, which the same words also fit.
+    tasks = {
+        "conv2d_min_tanh_tanh": CONV_MIN_TANH,
+        "conv2d_tanh_scaling": _reference("        x = torch.tanh(x) * 2.0"),
+    }
+    items = _items(tasks)
+    index = _index(tasks)
+    placed, _ = match_document(NEUTRAL_FUSED, index)
+    assert placed is not None and (_task(index, placed), placed.alternatives) == ("conv2d_min_tanh_tanh", [])
+    index.judge_candidates = JUDGE_CANDIDATES
+    units = [_unit("fused.cpp", NEUTRAL_FUSED)]
+    with OpenAIServer() as server:
+        server.script = _says_yes_to("torch.tanh(x) * 2.0")
+        matches = match_units(units, index)
+        assert matches[0].layer == "semantics" and len(matches[0].alternatives) == 1
+        judge_matches(matches, units, items, JudgeSettings(server.url, "judge", tmp_path / "j.sqlite"))
+    assert [(items[m.item].task_name, m.layer, m.judge) for m in matches] == [
+        ("conv2d_tanh_scaling", "judge", "yes")
+    ]
+
+
+def test_audit_with_a_judge_reports_the_placement_and_without_one_reports_none(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    bench = _write(
+        tmp_path / "reference" / "convolution", {f"{name}.py": text for name, text in SIBLINGS.items()}
+    )
+    train = _write(tmp_path / "train", {"conv.cpp": PLAIN_CONV})
+    status, out, _ = run_cli(
+        monkeypatch, capsys, "audit", train, bench.parent, "--report-dir", tmp_path / "a"
+    )
+    assert status == 0 and "0 solve a test task" in out
+    with OpenAIServer() as server:
+        server.script = _says_yes_to("# square input")
+        args = ["--report-dir", tmp_path / "b", "--judge-url", server.url]
+        status, out, err = run_cli(monkeypatch, capsys, "audit", train, bench.parent, *args)
+    assert status == 1 and "1 solve a test task" in out, (out, err)
+    report = json.loads((tmp_path / "b" / "leakage.json").read_text())
+    assert report["counts"]["task_matches_by_judge"] == 1
+    (match,) = report["task_matches"]
+    assert (match["task_name"], match["layer"], match["judge"]) == (
+        "conv_standard_2d_square_input",
+        "judge",
+        "yes",
+    )
+
+
+def test_the_binding_transposed_flag_and_rank_checks_are_read() -> None:
+    plain = "bool transposed = false; const int64_t outputPaddingData[2] = {0, 0};\n" + PLAIN_CONV
+    facts, _ = candidate_facts(plain)
+    assert "conv" in facts.ops and "conv_transpose" not in facts.ops, "an output padding made it transposed"
+    facts, _ = candidate_facts("bool transposed = true;\n" + PLAIN_CONV)
+    assert "conv_transpose" in facts.ops
+    facts, _ = candidate_facts(
+        'TORCH_CHECK(x.dim() == 5, "x: NCDHW"); TORCH_CHECK(b.dim() == 1);\n' + PLAIN_CONV
+    )
+    assert facts.dims == [3], "the rank a binding checks was not read"
+
+
+def test_a_kernel_of_another_rank_does_not_claim_the_task() -> None:
+    conv3d = _reference("").replace("nn.Conv2d", "nn.Conv3d")
+    index = _index(
+        {"conv3d_gelu_tanh": conv3d.replace("x = self.conv(x)", "x = torch.tanh(F.gelu(self.conv(x)))")}
+    )
+    kernel = _conv_kernel("  // in and out channels, kernel size\n  Gelu(y, acc, n); Tanh(y, y, n);")
+    match, _ = match_document(kernel, index)
+    assert match is not None and _task(index, match) == "conv3d_gelu_tanh"  # no rank stated: placed
+    match, _ = match_document('TORCH_CHECK(x.dim() == 4, "NCHW");\n' + kernel, index)
+    assert match is None, "a 2-D kernel claimed a 3-D task"
+
+
+def test_a_transposed_convolution_and_its_convolution_are_one_strong_op() -> None:
+    # `conv_transpose3d_sum` needs a second computation beyond the transposed convolution; a
+    # deconvolution whose tiling sums its rows shows only one (its words show conv and conv_transpose).
+    reference = _reference("        x = torch.sum(x, dim=1, keepdim=True)").replace(
+        "nn.Conv2d", "nn.ConvTranspose3d"
+    )
+    index = _index({"conv_transpose3d_sum": reference})
+    kernel = _conv_kernel(
+        "  // deconvolution; in and out channels, kernel size\n  uint32_t rowSum = tileRows + tail;"
+    )
+    facts, _ = candidate_facts(kernel)
+    assert {"conv", "conv_transpose", "sum"} <= set(facts.ops)
+    match, _ = match_document(kernel, index)
+    assert match is None, "a transposed convolution alone claimed a fused task"
