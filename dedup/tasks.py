@@ -440,7 +440,9 @@ def match_document(
     """The task one training document solves (identity first, then semantics), or None.
     `prose`: the row's own text beside its code (`unit_prose`); read only when the code passes
     the pre-test, for its words and numbers: the ops a task requires must be in the code."""
-    if not _may_match(code, index, extra_names):
+    # With a judge, every row is scanned: its candidates include tasks of weak ops only
+    # (`sum_reduction_over_a_dimension`), whose words nearly every row has.
+    if not index.judge_candidates and not _may_match(code, index, extra_names):
         return None, CandidateFacts()
     facts, words = candidate_facts(code, extra_names, full=False)
     present = set(facts.ops)

@@ -162,3 +162,39 @@ def test_a_transposed_convolution_and_its_convolution_are_one_strong_op() -> Non
     assert {"conv", "conv_transpose", "sum"} <= set(facts.ops)
     match, _ = match_document(kernel, index)
     assert match is None, "a transposed convolution alone claimed a fused task"
+
+
+SUM_REDUCTION = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return torch.sum(x, dim=self.dim, keepdim=True)
+
+def get_inputs():
+    return [torch.rand(16, 256, 256)]
+
+def get_init_inputs():
+    return [1]
+"""
+
+
+def test_with_a_judge_a_row_of_weak_ops_only_gets_candidates() -> None:
+    # A renamed sum reduction shows no strong op: the offline pre-test skips it (every kernel
+    # sums something); with a judge, its task is a candidate for the judge to decide.
+    index = _index({"sum_reduction_over_a_dimension": SUM_REDUCTION})
+    kernel = """extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {
+  // reduce each row along the chosen dim
+  ReduceSum(yLocal, xLocal, work, rowLength);
+}"""
+    assert match_document(kernel, index)[0] is None
+    index.judge_candidates = JUDGE_CANDIDATES
+    match, _ = match_document(kernel, index)
+    assert match is not None and (match.layer, _task(index, match)) == (
+        "candidate",
+        "sum_reduction_over_a_dimension",
+    )
