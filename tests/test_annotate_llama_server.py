@@ -5,7 +5,8 @@ serving the Gemma 3 270M GGUF of the [local] extra, behind a counting proxy on l
 That server refuses `response_format: json_schema` with HTTP 500 (a validation error) and takes
 `json_object` with a schema. The run must find that out with one probe each, judge every selected
 unit, and a rerun must send nothing. Slow (tens of seconds per unit on two cores): two units, short
-answers, compact prompts (the server's default context is 2048 tokens).
+answers, compact prompts (the server's default context is 2048 tokens). The same server is the
+task judge of `curate audit --judge-url` in the last test.
 """
 
 from __future__ import annotations
@@ -144,3 +145,47 @@ def test_an_explicit_json_schema_is_refused_once_and_stops_with_one_line(
         "refuses response_format 'json_schema'" in line and "Input should be 'text' or 'json_object'" in line
     )
     assert "--response-format auto" in line
+
+
+def test_the_task_judge_asks_a_hand_started_server_and_a_rerun_asks_nothing(
+    llama_server: str, tmp_path: Path
+) -> None:
+    """`curate audit --judge-url` against the same real server: the renamed convolution that
+    semantics leaves between two sibling tasks is put to the judge, each verdict is journaled,
+    and a re-run reads the journal. A 270M model's verdicts say nothing of quality: this proves
+    the path, with a real OpenAI-compatible server and the real client."""
+    from tests.test_tasklevel_judge import PLAIN_CONV, SIBLINGS
+
+    bench = tmp_path / "reference" / "convolution"
+    bench.mkdir(parents=True)
+    for name, text in SIBLINGS.items():
+        (bench / f"{name}.py").write_text(text)
+    train = tmp_path / "train"
+    train.mkdir()
+    (train / "conv.cpp").write_text(PLAIN_CONV)
+    reports = tmp_path / "r"
+    with CountingProxy(llama_server) as proxy:
+        args = (
+            "audit",
+            str(train),
+            str(bench.parent),
+            "--report-dir",
+            str(reports),
+            "--judge-url",
+            proxy.url,
+        )
+        first = curate(*args, "--judge-model", "gemma-3-270m")
+        assert first.returncode in (0, 1), first.stderr  # 1: the judge said yes to a sibling
+        asked = proxy.count("/v1/chat/completions")
+        counts = json.loads((reports / "leakage.json").read_text())["counts"]
+        assert 1 <= asked <= 2 and counts["judge_requests"] == asked and counts["judge_failed"] == 0
+        assert proxy.statuses() == [200] * asked
+        again = curate(*args, "--judge-model", "gemma-3-270m")
+        assert again.returncode == first.returncode, again.stderr
+        assert proxy.count("/v1/chat/completions") == asked, "a re-run asked the server again"
+    counts_again = json.loads((reports / "leakage.json").read_text())["counts"]
+    assert counts_again["judge_cached"] == asked and counts_again["judge_requests"] == 0
+    with sqlite3.connect(reports / "judge.sqlite") as db:
+        verdicts = db.execute("SELECT verdict, answer FROM verdicts").fetchall()
+    assert len(verdicts) == asked and all(v in ("yes", "no") for v, _ in verdicts)
+    print(f"\njudge verdicts of gemma-3-270m: {verdicts}")
