@@ -198,3 +198,36 @@ def test_with_a_judge_a_row_of_weak_ops_only_gets_candidates() -> None:
         "candidate",
         "sum_reduction_over_a_dimension",
     )
+
+
+ADD_BIAS = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, bias_shape):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(bias_shape))
+
+    def forward(self, x):
+        return x + self.bias
+
+def get_inputs():
+    return [torch.rand(128, 4096)]
+
+def get_init_inputs():
+    return [(4096,)]
+"""
+
+
+def test_with_a_judge_a_task_that_requires_no_op_is_a_candidate_by_its_words() -> None:
+    # A broadcast add requires no op (arithmetic is in every kernel): offline it is never placed
+    # by semantics; with a judge, its words (bias, broadcast) rank it among the candidates.
+    index = _index({"add_bias_broadcast": ADD_BIAS})
+    kernel = """extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR bias, GM_ADDR y) {
+  // the bias row is broadcast over every row of x
+  Add(yLocal, xLocal, biasLocal, rowLength);
+}"""
+    assert match_document(kernel, index)[0] is None
+    index.judge_candidates = JUDGE_CANDIDATES
+    match, _ = match_document(kernel, index)
+    assert match is not None and (match.layer, _task(index, match)) == ("candidate", "add_bias_broadcast")
