@@ -185,7 +185,7 @@ def candidate_facts(
 
 
 def _checked_rank(code: str) -> list[int]:
-    counts = [int(n) for n in _DIM_CHECK.findall(code)] if "dim" in code.lower() else []
+    counts = [int(n) for n in _DIM_CHECK.findall(code)] if "dim" in code or "Dim" in code else []
     return [max(counts) - 2] if counts else []
 
 
