@@ -210,8 +210,9 @@ def _audit_counts(findings: LeakFindings, documents: int, items: int, empty: int
 
 
 def task_counts(tasks: list[TaskMatch]) -> dict[str, int]:
-    """Training documents placed on a task (those a judge said no to are not counted)."""
-    kept = [m for m in tasks if m.judge != "no"]
+    """Training documents placed on a task (not those a judge said no to, nor the candidates
+    kept for a judge that has not confirmed them)."""
+    kept = [m for m in tasks if m.judge != "no" and m.layer != "candidate"]
     return {
         "task_matches": len({m.unit for m in kept}),
         "task_matches_fused": len({m.unit for m in kept if m.level == "fused"}),

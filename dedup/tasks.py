@@ -468,13 +468,12 @@ def match_document(
             candidates.append(scored)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)
-    placed = best is not None and best.score >= threshold and best.score - runner_up >= RUNNER_UP_MARGIN
-    judged = (
-        _judge_candidates(index, facts, words, numbers, best.task if placed and best else -1)
-        if index.judge_candidates
-        else []
-    )
-    if placed and best is not None:
+    if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
+        best = None  # below the threshold, or a tie the row's evidence cannot break
+    judged = []
+    if index.judge_candidates:
+        judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1)
+    if best is not None:
         match = _scored_match(index, best, "semantics")
         match.alternatives = judged
         return match, facts

@@ -48,7 +48,7 @@ def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -
         settings = JudgeSettings(server.url, "judge", tmp_path / "judge.sqlite")
         matches = match_units(units, index)
         assert [m.layer for m in matches] == ["candidate"] and len(matches[0].alternatives) == 1
-        assert task_counts(matches)["task_matches"] == 1  # before the judge: what the stage does not report
+        assert task_counts(matches)["task_matches"] == 0, "an unconfirmed candidate was counted as a match"
         counts = judge_matches(matches, units, items, settings)
         assert [(items[m.item].task_name, m.layer, m.judge) for m in matches] == [
             ("conv_standard_2d_asymmetric_input", "judge", "yes")
