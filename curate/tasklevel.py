@@ -15,7 +15,7 @@ from typing import Any
 from curate.judge import TaskJudge
 from curate.report.task_leaks import task_markdown, task_records
 from dedup.decide import task_counts
-from dedup.tasks import TaskIndex, match_units, task_index, unit_document
+from dedup.tasks import JUDGE_CANDIDATES, TaskIndex, match_units, task_index, unit_document
 from parsers.torchref import read_reference, signature_from_text
 from schemas import BenchmarkItem, Decision, KernelUnit
 from schemas.tasks import TaskMatch, TaskSignature
@@ -107,20 +107,25 @@ def dedup_task_leaks(
     decisions: list[Decision],
     policy: str,
     report: dict[str, Any],
+    judge: JudgeSettings | None = None,
 ) -> str:
-    """`curate dedup`'s task-level pass: match every unit against the benchmark's tasks, record
-    the matches in `report` (`task_matches`, counts) and, with policy `drop`, mark each matched
-    unit not already a leak as a leak of method `task-identity` / `task-semantics`. Returns the
+    """`curate dedup`'s task-level pass: match every unit against the benchmark's tasks (the
+    judge, when given, confirms or refuses each match and candidate), record the matches in
+    `report` (`task_matches`, counts) and, with policy `drop`, mark each matched unit not already
+    a leak as a leak of method `task-identity` / `task-semantics` / `task-judge`. Returns the
     Markdown section ("" when the benchmark states no task)."""
     index = task_index_for(items) if items else None
     if index is None or items is None:
         return ""
+    if judge is not None:
+        index.judge_candidates = JUDGE_CANDIDATES
     matches = match_units(units, index)
-    counts = task_counts(matches)
+    counts = judge_matches(matches, units, items, judge)
+    counts.update(task_counts(matches))
     if policy == "drop":
         for match in matches:
             decision, item = decisions[match.unit], items[match.item]
-            if decision.decision != "leak":
+            if decision.decision != "leak" and match.judge != "no":  # refused: listed, not a leak
                 decisions[match.unit] = Decision(
                     decision.unit_id,
                     "leak",

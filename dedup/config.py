@@ -45,6 +45,14 @@ class DedupConfig:
         "Units that solve a benchmark task with other code (task-level matches): flag (report them) "
         "or drop (mark them leak).",
     )
+    # The judge of task-level matches (`dedup.tasks`, curate/judge.py); its verdicts are journaled
+    # in reports/judge.sqlite. The key, if the endpoint needs one, is read from OPENAI_API_KEY.
+    judge_url: str = option(
+        "",
+        "OpenAI-compatible endpoint asked 'does this kernel implement this reference?' about each "
+        "task-level match and candidate (cached per pair; offline without it).",
+    )
+    judge_model: str = option("judge", "Model name sent to --judge-url.")
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""

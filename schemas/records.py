@@ -195,7 +195,7 @@ class Decision:
     match_source: str = ""
     match_path: str = ""
     score: float = 0.0
-    method: str = ""  # exact | jaccard | containment | name
+    method: str = ""  # exact | jaccard | containment | name | task-identity | task-semantics | task-judge
     name_match: str = ""  # benchmark task whose normalised name equals this unit's op name
 
 

@@ -231,3 +231,30 @@ def test_with_a_judge_a_task_that_requires_no_op_is_a_candidate_by_its_words() -
     index.judge_candidates = JUDGE_CANDIDATES
     match, _ = match_document(kernel, index)
     assert match is not None and (match.layer, _task(index, match)) == ("candidate", "add_bias_broadcast")
+
+
+def test_dedup_with_a_judge_drops_the_unit_it_places(tmp_path, monkeypatch, capsys) -> None:
+    from schemas import Decision, read_records
+
+    ws = tmp_path / "ws"
+    train = _write(tmp_path / "train" / "op_zulu" / "op_kernel", {"op_zulu.cpp": PLAIN_CONV})
+    bench = _write(tmp_path / "reference" / "convolution", {f"{n}.py": t for n, t in SIBLINGS.items()})
+    for args in (
+        ("ingest", train.parent.parent, "-w", ws),
+        ("ingest", bench.parent, "--benchmark", "-w", ws),
+    ):
+        status, _, err = run_cli(monkeypatch, capsys, *args)
+        assert status == 0, err
+    status, out, err = run_cli(monkeypatch, capsys, "dedup", "-w", ws, "--task-leaks", "drop")
+    assert status == 0 and [d.decision for d in read_records(ws / "decisions.parquet", Decision)] == ["keep"]
+    with OpenAIServer() as server:
+        server.script = _says_yes_to("# square input")
+        args = ("dedup", "-w", ws, "--task-leaks", "drop", "--judge-url", server.url)
+        status, out, err = run_cli(monkeypatch, capsys, *args)
+        asked = server.chat_count()
+    assert status == 0, (out, err)
+    (decision,) = read_records(ws / "decisions.parquet", Decision)
+    assert (decision.decision, decision.method) == ("leak", "task-judge")
+    assert decision.match_path.endswith("conv_standard_2d_square_input.py") and asked >= 1
+    report = json.loads((ws / "reports" / "leakage.json").read_text())
+    assert report["counts"]["task_matches_by_judge"] == 1 and (ws / "reports" / "judge.sqlite").exists()

@@ -18,7 +18,7 @@ from curate.executor import check_engine, executor_for
 from curate.report.leakage import build_json, dump_json
 from curate.report.leakage_md import build_markdown
 from curate.stage import Stage
-from curate.tasklevel import dedup_task_leaks
+from curate.tasklevel import dedup_task_leaks, judge_settings
 from curate.workspace import Workspace
 from dedup.bands import BandShuffleEngine
 from dedup.config import SHARD_ROWS, DedupConfig
@@ -63,7 +63,8 @@ def _dedup(
     items = _read_benchmark(ws)
     result = run_dedup(units, items, config, BandShuffleEngine(executor_for(engine), shard_rows))
     report = build_json(result.findings, units, items or [], config, result.counts)
-    tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report)
+    judge = judge_settings(config.judge_url, config.judge_model, ws.reports / "judge.sqlite")
+    tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report, judge)
     # `--task-leaks drop` marks more units leak: the counts say what decisions.parquet holds.
     result.counts["leaks"] = sum(d.decision == "leak" for d in result.decisions)
     result.counts["kept"] = sum(d.decision == "keep" for d in result.decisions)
