@@ -116,6 +116,8 @@ def test_audit_with_a_judge_reports_the_placement_and_without_one_reports_none(
     assert status == 1 and "1 solve a test task" in out, (out, err)
     report = json.loads((tmp_path / "b" / "leakage.json").read_text())
     assert report["counts"]["task_matches_by_judge"] == 1
+    assert "1 placed by its yes" in (tmp_path / "b" / "leakage.md").read_text()
+    assert "no judge was asked" in (tmp_path / "a" / "leakage.md").read_text()
     (match,) = report["task_matches"]
     assert (match["task_name"], match["layer"], match["judge"]) == (
         "conv_standard_2d_square_input",

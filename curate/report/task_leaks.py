@@ -106,6 +106,17 @@ def _join(values: Sequence[Any]) -> str:
     return ", ".join(f"`{v}`" for v in values) if values else "-"
 
 
+def _judge_sentence(counts: dict[str, int]) -> str:
+    if "judge_requests" not in counts:
+        return "; no judge was asked."
+    return (
+        f", judge (a model asked whether the document implements the task: "
+        f"{counts.get('task_matches_by_judge', 0)} placed by its yes; {counts['judge_requests']} "
+        f"requests, {counts.get('judge_cached', 0)} verdicts from its journal, "
+        f"{counts.get('judge_failed', 0)} failed)."
+    )
+
+
 def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> list[str]:
     """The Markdown section; [] when the test side states no task."""
     out = ["", "## Task-level matches (a benchmark task solved, not copied)", ""]
@@ -119,7 +130,7 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
             else ""
         )
         + ". Layers: identity (a name the document gives itself is the task's), semantics (what it "
-        "states and does against the task's PyTorch reference)."
+        "states and does against the task's PyTorch reference)" + _judge_sentence(counts)
     )
     if not records:
         out += ["", "None."]
