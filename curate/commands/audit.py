@@ -19,7 +19,7 @@ JudgeUrlOption = Annotated[
     str | None,
     typer.Option(
         help="OpenAI-compatible endpoint asked 'does this kernel implement this reference?' about each "
-        "task-level match (cached per pair; offline without it)."
+        "task-level match and candidate (cached per pair; offline without it)."
     ),
 ]
 JudgeModelOption = Annotated[str, typer.Option(help="Model name sent to --judge-url.")]
