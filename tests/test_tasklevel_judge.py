@@ -38,10 +38,15 @@ def test_without_a_judge_tied_siblings_are_not_placed() -> None:
     assert match is None, "semantics placed a document its evidence cannot place"
 
 
-def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -> None:
-    items = _items(SIBLINGS)
-    index = _index(SIBLINGS)
+def _judged_index(tasks: dict[str, str]):
+    """The benchmark's items and its task index, set up as the stages do when a judge is given."""
+    index = _index(tasks)
     index.judge_candidates = JUDGE_CANDIDATES
+    return _items(tasks), index
+
+
+def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -> None:
+    items, index = _judged_index(SIBLINGS)
     units = [_unit("conv.cpp", PLAIN_CONV)]
     with OpenAIServer() as server:
         server.script = _says_yes_to("# asymmetric input")
@@ -62,9 +67,7 @@ def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -
 
 
 def test_a_candidate_no_task_of_which_the_judge_confirms_is_no_match(tmp_path) -> None:
-    items = _items(SIBLINGS)
-    index = _index(SIBLINGS)
-    index.judge_candidates = JUDGE_CANDIDATES
+    items, index = _judged_index(SIBLINGS)
     units = [_unit("conv.cpp", PLAIN_CONV)]
     with OpenAIServer() as server:
         server.script = lambda request: Reply.ok("NO")
