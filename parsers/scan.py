@@ -88,10 +88,12 @@ def scan_repository(
     config: IngestConfig,
     memo: FileMemo | None = None,
     on_change: Callable[[], None] | None = None,
+    stats: dict[str, str] | None = None,
 ) -> RepoScan:
     """The repository's files and what to parse. When every walked file has the stat it had at
     the scan `memo` keeps for this root, that scan is the answer; otherwise `on_change` is
-    called, the files are scanned (`_scan`) and the result kept for the next run."""
+    called, the files are scanned (`_scan`) and the result kept for the next run. With a memo,
+    `stats` receives the stat the walk took of each file (what `DepChecker` compares)."""
     walked = list(iter_source_files(root, config.exclude_dirs))
     if memo is None or memo.path is None:
         if on_change is not None:
@@ -100,12 +102,17 @@ def scan_repository(
     h = hashlib.blake2b(digest_size=16)
     h.update(repr((_MEMO_LAYOUT, parser_version(), str(root), config.exclude_dirs)).encode())
     h.update(repr((config.max_file_mb, config.max_units_per_file)).encode())
+    if stats is None:
+        stats = {}
     for item in walked:  # a loop in this file: no call per file
         if isinstance(item, Skip):
             h.update(f"skip\0{item.path}\0{item.reason}\n".encode("utf-8", "surrogatepass"))
         else:
             st = item.stat
-            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else "-"
+            if st is None:
+                stat = "-"
+            else:
+                stat = stats[item.rel] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
             h.update(f"{item.rel}\0{stat}\n".encode("utf-8", "surrogatepass"))
     key = h.hexdigest()
     stored = memo.stored_scan(str(root))

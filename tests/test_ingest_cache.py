@@ -11,6 +11,7 @@ import parsers.cache
 from curate.stages.ingest import IngestRequest, run_ingest
 from curate.workspace import Workspace
 from parsers.config import IngestConfig
+from parsers.units import SourceInfo
 from schemas import KernelUnit, read_records
 from schemas.runs import IngestRun
 
@@ -235,3 +236,43 @@ def test_a_dependency_replaced_by_a_fifo_or_an_outside_link_is_refused_not_read(
     assert runs[0].reused >= 1  # sub read neither
     got = units(ws)
     assert got["add"].doc is None and "MIT" not in got["mul"].license  # the FIFO and the link: absent
+
+
+def test_a_licence_file_added_where_a_parse_looked_in_vain_reparses_that_entry(repo: Path, tmp_path: Path):
+    """The probes for licence files that found nothing are checked against their folder's names:
+    a licence file that appears (not a source file: the file list, and the key, stay the same)
+    reparses the entries whose probes named it, and only those."""
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert units(ws)["mul"].license == "unknown"
+    (repo / "mul/LICENSE").write_text(
+        "MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n"
+    )
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    got = units(ws)
+    assert got["mul"].license == "MIT" and got["add"].license == "unknown"
+
+
+def test_the_collector_is_paused_during_an_ingest_and_restored_after(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import gc
+
+    import parsers.ingest
+
+    seen: list[bool] = []
+    real = parsers.ingest.scan_repository
+
+    def scan(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parsers.ingest, "scan_repository", scan)
+    assert gc.isenabled()
+    ingest(Workspace(tmp_path / "ws"), repo)
+    assert seen == [False] and gc.isenabled()
+    monkeypatch.setattr(parsers.ingest, "scan_repository", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        parsers.ingest.ingest_directory(repo, SourceInfo("r", "", "", ""), IngestConfig(jobs=1))
+    assert gc.isenabled()
