@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import json
 import os
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -158,8 +159,6 @@ class Workspace:
         """Write what a stage's run handed back (`curate.stage.Outputs`): each table atomically
         (one source's rows replaced when the rows name a key), each report as JSON under
         reports/. Returns where each went, by table name and report file name."""
-        from schemas.tables import write_text_atomic
-
         written: dict[str, Path] = {}
         for t in tables:
             if t.key is not None and t.value is not None:
@@ -172,8 +171,6 @@ class Workspace:
         return written
 
     def write_ingest_report(self, source: str, report: dict[str, Any]) -> Path:
-        from schemas.tables import write_text_atomic
-
         path = self.ingest_report(source)
         write_text_atomic(path, json.dumps(report, indent=2) + "\n")
         return path
@@ -247,13 +244,27 @@ class Workspace:
         data["tool_version"] = __version__
         run.at = datetime.now(UTC).isoformat(timespec="seconds")
         data.setdefault("runs", []).append(run.to_json())
-        from schemas.tables import write_text_atomic
-
         write_text_atomic(self.meta_path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
     def runs(self) -> list[StageRun]:
         """The recorded runs, typed, oldest first (stages this version does not know are left out)."""
         return [run for entry in self.meta().get("runs", []) if (run := run_from_json(entry)) is not None]
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write `path` through a temporary file beside it, renamed onto it: a crash leaves the old
+    text or the new, never half of it. `schemas.tables.write_text_atomic` does the same, but
+    its module imports Arrow (0.3 s): reports and meta.json are written by every run, and a
+    re-ingest that keeps its table writes nothing else."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def leakage_reports(directory: Path) -> tuple[Path, Path]:

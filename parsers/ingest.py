@@ -29,7 +29,7 @@ from parsers.licenses import LICENSE_FILE_NAMES
 from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool, warm_up
 from parsers.scan import HEADER_SUFFIXES, RepoScan, scan_repository
 from parsers.units import DEFAULT_DEFINES, RepoContext, SourceInfo, units_for_entry_file
-from schemas import KernelUnit, recordable
+from schemas import KernelUnit
 from schemas.ascendc.includes import RepoIndex
 
 __all__ = ["IngestResult", "RepoScan", "ingest_directory", "parse_entry_files", "scan_repository"]
@@ -94,9 +94,10 @@ class _RecordingContext(RepoContext):
 
 
 _CONTEXT: _RecordingContext | None = None
-# What the workers' fork server imports once: the parser, and pandas, which pyarrow imports when a
-# worker first builds a table (`recordable`).
-_PRELOAD = ("parsers.ingest", "pandas")
+# What the workers' fork server imports once: the parser, the Arrow schemas that check each unit
+# (`recordable`: imported by the workers alone, a command that parses nothing needs no Arrow),
+# and pandas, which pyarrow imports when a worker first builds a table.
+_PRELOAD = ("parsers.ingest", "schemas.arrow", "pandas")
 _MAX_UNITS = 0
 
 
@@ -133,6 +134,8 @@ def _parse_file(rel: str) -> ParsedFile:
             ctx.note_licence_files(rel)
             # Units whose row no column can hold become skips in the command (one bad value never
             # loses the run); a file is stored only when all its units fit.
+            from schemas.arrow import recordable  # preloaded by the fork server
+
             bad = recordable(KernelUnit, units)[1] if units else []
             at = {id(u): i for i, u in enumerate(units)}
             unfit = [(at[id(u)], why) for u, why in bad]
