@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers.filememo import FileMemo
-from parsers.files import read_bytes_inside
+from parsers.files import Folders, read_bytes_inside
 
 CACHE_FORMAT = 2  # bump when what is stored changes shape
 # Stored as plain pickles: zlib made the cache 4x smaller (ops-math: 37 MB -> 9 MB) but its
@@ -104,14 +104,22 @@ class DepChecker:
 
     `stats` (relative path -> stat, as `stat_of` writes it) are those the walk just took of the
     repository's source files: a dependency among them costs no system call. A file that is not
-    among them is looked for in its folder's names first (one listing per folder): most are
-    licence probes that find nothing (7,700 of 12,500 on ops-math), and a name the folder lacks
-    cannot be opened either."""
+    among them is looked for in its folder's names first: most are licence probes that find
+    nothing (7,700 of 12,500 on ops-math), and a name the folder lacks cannot be opened either.
+    `folders` (folder -> its entries) are those the walk just listed: a folder among them, for
+    those names or for a listing a parse read, is not listed again."""
 
-    def __init__(self, root: Path, memo: FileMemo | None = None, stats: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        memo: FileMemo | None = None,
+        stats: dict[str, str] | None = None,
+        folders: Folders | None = None,
+    ) -> None:
         self.root = root
         self.memo = memo if memo is not None else FileMemo(None)
         self.stats = stats if stats is not None else {}
+        self.folders = folders if folders is not None else {}
         self._prefix = os.path.join(root, "")  # joined by concatenation: 20k joins were 0.04 s
         self._files: dict[str, str | None] = {}
         self._dirs: dict[str, str] = {}
@@ -121,10 +129,14 @@ class DepChecker:
         """Every name in `folder` ("" the root); none when it cannot be listed."""
         names = self._names.get(folder)
         if names is None:
-            try:
-                names = frozenset(os.listdir(self._prefix + folder))
-            except OSError:
-                names = frozenset()
+            walked = self.folders.get(folder)
+            if walked is not None:
+                names = frozenset(walked)
+            else:
+                try:
+                    names = frozenset(os.listdir(self._prefix + folder))
+                except OSError:
+                    names = frozenset()
             self._names[folder] = names
         return names
 
@@ -153,12 +165,16 @@ class DepChecker:
 
     def listing(self, rel: str) -> str:
         if rel not in self._dirs:
-            try:
-                # scandir: a file's type comes with its name (a link's alone costs a stat)
-                with os.scandir(self._prefix + rel) as entries:
-                    names = [e.name for e in entries if e.is_file()]
-            except OSError:
-                names = []
+            walked = self.folders.get(rel)
+            if walked is not None:
+                names = [name for name, e in walked.items() if e.is_file()]
+            else:
+                try:
+                    # scandir: a file's type comes with its name (a link's alone costs a stat)
+                    with os.scandir(self._prefix + rel) as entries:
+                        names = [e.name for e in entries if e.is_file()]
+                except OSError:
+                    names = []
             self._dirs[rel] = listing_digest(names)
         return self._dirs[rel]
 

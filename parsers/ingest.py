@@ -24,7 +24,7 @@ from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_d
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import IngestConfig
 from parsers.filememo import FileMemo
-from parsers.files import REFUSED, Skip
+from parsers.files import REFUSED, Folders, Skip
 from parsers.licenses import LICENSE_FILE_NAMES
 from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool, warm_up
 from parsers.scan import HEADER_SUFFIXES, RepoScan, scan_repository
@@ -231,12 +231,13 @@ def _ingest(
     memo = FileMemo(cache_path.with_name("files.sqlite") if cache_path else None).load()
     # A tree that changed is likely to need parsing: the workers' server starts beside the scan.
     stats: dict[str, str] = {}  # the stat the walk took of each source file
-    scan = scan_repository(root, config, memo, on_change=lambda: warm_up(_PRELOAD), stats=stats)
+    folders: Folders = {}  # the entries of each folder the walk listed
+    scan = scan_repository(root, config, memo, lambda: warm_up(_PRELOAD), stats, folders)
     # Everything every entry's outcome depends on besides the files its parse reads.
     shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
     context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
     cache = ParseCache(cache_path)
-    checker = DepChecker(root, memo, stats)
+    checker = DepChecker(root, memo, stats, folders)
     plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, checker)
     job = Job(_init_worker, (root, scan.files, source, config), _parse_file, _PRELOAD)
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)

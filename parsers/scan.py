@@ -29,7 +29,7 @@ from parsers.entries import (
     Includes,
 )
 from parsers.filememo import FileMemo
-from parsers.files import Skip, SourceFile, iter_source_files, read_walked
+from parsers.files import Folders, Skip, SourceFile, iter_source_files, read_walked
 from schemas.ascendc.includes import RepoIndex
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc")
@@ -89,13 +89,14 @@ def scan_repository(
     memo: FileMemo | None = None,
     on_change: Callable[[], None] | None = None,
     stats: dict[str, str] | None = None,
+    folders: Folders | None = None,
 ) -> RepoScan:
     """The repository's files and what to parse. When every walked file has the stat it had at
     the scan `memo` keeps for this root, that scan is the answer; otherwise `on_change` is
     called, the files are scanned again (`_rescan`, else `_scan`) and the result kept for the
-    next run. With a memo, `stats` receives the stat the walk took of each file (what
-    `DepChecker` compares)."""
-    walked = list(iter_source_files(root, config.exclude_dirs))
+    next run. With a memo, `stats` receives the stat the walk took of each file, and `folders`
+    the entries of each folder it listed (what `DepChecker` compares)."""
+    walked = list(iter_source_files(root, config.exclude_dirs, folders))
     if memo is None or memo.path is None:
         if on_change is not None:
             on_change()

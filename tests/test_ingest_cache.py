@@ -364,3 +364,21 @@ def test_an_unchanged_reingest_imports_no_arrow(repo: Path, tmp_path: Path):
     assert first["code"] == 0 and "pyarrow" in first["heavy"]  # the probe can fail
     again = imported_by("ingest", str(repo), "-w", ws, "--jobs", "1")
     assert again["code"] == 0 and "pyarrow" not in again["heavy"], again
+
+
+def test_a_file_added_to_a_folder_a_parse_listed_reparses_that_entry(repo: Path, tmp_path: Path):
+    """A parse lists its operator's folders (for documents): a document appearing in a folder
+    that did not exist, or any file appearing in a listed one, reparses that entry alone."""
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert units(ws)["mul"].doc is None
+    (repo / "mul/docs").mkdir()
+    (repo / "mul/docs/aclnnMul.md").write_text(
+        "# aclnnMul\n\n## 功能说明\n\n- 算子功能：两个张量逐元素相乘。\n"
+    )
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    doc = units(ws)["mul"].doc
+    assert doc is not None and "相乘" in doc.function
+    (repo / "sub/notes.txt").write_text("not a source file: the file list, and the key, stay the same\n")
+    assert (ingest(ws, repo).parsed, ingest(ws, repo).parsed) == (1, 0)
