@@ -65,7 +65,8 @@ class FileMemo:
             return None  # no table yet, or an unreadable memo: as if there were none
         return tuple(row) if row is not None else None
 
-    def keep_scan(self, root: str, key: str, scan: bytes, settings: str = "", walk: object = None) -> None:
+    def keep_scan(self, root: str, key: str, scan: bytes, settings: str, walk: list[tuple[str, str]]) -> None:
+        """Keep, to write on save, a scan of `root` under its key, and the walk it came from."""
         self._scan = (root, key, scan)
         self._walk = (root, settings, pickle.dumps(walk, protocol=pickle.HIGHEST_PROTOCOL))
 

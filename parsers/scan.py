@@ -127,8 +127,8 @@ def scan_repository(
         return kept
     if on_change is not None:
         on_change()
-    # The settings (parser, limits, root) are in `key` as well: a scan kept under other
-    # settings has another key prefix and is no base for `_rescan`.
+    # The settings (parser, limits, root) are in `key` too; they are kept with the walk, so that
+    # a walk taken under other settings is no base for `_rescan`.
     limits = (config.exclude_dirs, config.max_file_mb, config.max_units_per_file)
     settings = hashlib.blake2b(repr((_MEMO_LAYOUT, parser_version(), str(root), limits)).encode()).hexdigest()
     base = memo.stored_walk(str(root), settings) if kept is not None else None
@@ -183,10 +183,18 @@ def _rescan(
         now = (_MEMO_LAYOUT, facts, spelt)
         rows[item.path] = [stat, None, pickle.dumps(now)]
         memo.changed.add(item.path)
-        # what the kept scan was derived from: the memo's facts at the stat that walk saw
-        before = pickle.loads(row[2]) if row is not None and row[0] == seen and row[2] is not None else None  # type: ignore[arg-type]
-        same = same and before == now
+        same = same and _facts_at(row, seen) == now
     return kept if same else None
+
+
+def _facts_at(row: list[object] | None, stat: str) -> object:
+    """What a memo row says a file's text held when the file had `stat` (what a kept scan was
+    derived from), None when the row is of another stat or unreadable."""
+    if row is None or row[0] != stat or not isinstance(row[2], bytes):
+        return None
+    with contextlib.suppress(pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
+        return pickle.loads(row[2])
+    return None
 
 
 def _text_facts(rel: str, text: str) -> tuple[FileEntries, list[tuple[str, bool]]]:
