@@ -150,7 +150,8 @@ class Workspace:
         from schemas.tables import read_records
 
         path: Path = getattr(self, name)
-        kept = [r for r in read_records(path, cls) if getattr(r, key) != value] if path.exists() else []
+        others = path.exists() and not _only_rows_of(path, cls, key, value)
+        kept = [r for r in read_records(path, cls) if getattr(r, key) != value] if others else []
         merged = kept + rows
         merged.sort(key=lambda r: (getattr(r, key), r.path, getattr(r, "kernel_name", "")))
         return self.write_table(name, cls, merged)
@@ -249,6 +250,26 @@ class Workspace:
     def runs(self) -> list[StageRun]:
         """The recorded runs, typed, oldest first (stages this version does not know are left out)."""
         return [run for entry in self.meta().get("runs", []) if (run := run_from_json(entry)) is not None]
+
+
+def _only_rows_of(path: Path, cls: type, key: str, value: str) -> bool:
+    """Whether every row of the table at `path` has `key` equal to `value` (a re-ingest of the
+    one source a workspace holds: none of its rows is kept), read from that column alone, for
+    a table of `cls`'s schema. Reading every row back as a record first was a third of a
+    whole-process re-ingest with one file edited (ops-cv: 0.66 s of 1.8 s). Any doubt (another
+    schema, an unreadable file) is a no: the rows are then read, and checked, as before."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from schemas.arrow import arrow_schema
+
+    try:
+        if not pq.read_schema(path).equals(arrow_schema(cls)):
+            return False
+        column = pq.read_table(path, columns=[key]).column(key)
+    except (OSError, KeyError, TypeError, ValueError, pa.ArrowException):
+        return False
+    return column.null_count == 0 and all(v == value for v in column.unique().to_pylist())
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -382,3 +382,37 @@ def test_a_file_added_to_a_folder_a_parse_listed_reparses_that_entry(repo: Path,
     assert doc is not None and "相乘" in doc.function
     (repo / "sub/notes.txt").write_text("not a source file: the file list, and the key, stay the same\n")
     assert (ingest(ws, repo).parsed, ingest(ws, repo).parsed) == (1, 0)
+
+
+def test_a_reingest_of_a_workspace_one_source_writes_its_rows_without_reading_them_back(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Every row of a one-source workspace is replaced by its re-ingest: they are not read back
+    as records first (the source column tells), and with a second source its rows are kept."""
+    import shutil
+
+    import schemas.tables
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    reads: list[Path] = []
+    real = schemas.tables.read_records
+
+    def counted(path: Path, cls: type) -> object:
+        reads.append(path)
+        return real(path, cls)
+
+    monkeypatch.setattr(schemas.tables, "read_records", counted)
+    (repo / "mul/op_kernel/mul.cpp").write_text(
+        REPO["mul/op_kernel/mul.cpp"].replace("MulStep();", "MulStep(); MulStep();")
+    )
+    ingest(ws, repo)
+    assert reads == [] and "MulStep(); MulStep();" in units(ws)["mul"].code
+    shutil.copytree(repo, tmp_path / "other")
+    run_ingest(ws, IngestRequest(str(tmp_path / "other"), "o"), IngestConfig(jobs=1))
+    assert reads == [ws.units]  # another source's rows: read, and kept
+    (repo / "add/op_kernel/add.cpp").write_text(REPO["add/op_kernel/add.cpp"] + "// edited\n")
+    ingest(ws, repo)
+    got = read_records(ws.units, KernelUnit)
+    assert sorted(u.source for u in got) == ["o"] * 3 + ["r"] * 3
+    assert ["// edited" in u.code for u in got if u.kernel_name == "add"] == [False, True]
