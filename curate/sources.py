@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from curate.code_blocks import extract_blocks
 from curate.errors import UserError
 from curate.workspace import Workspace
@@ -35,8 +33,7 @@ from parsers.config import IngestConfig
 from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
-from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, read_records, stable_id
-from schemas.arrow import arrow_schema, from_rows
+from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, stable_id
 from schemas.tasks import ROW_TEXT_KIND
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
@@ -616,6 +613,8 @@ def load_benchmark(
     if text_column is not None:
         return BenchmarkSide(task_table(source, name=name, text_column=text_column, id_column=id_column))
     if kind == WORKSPACE:
+        from schemas.tables import read_records  # Arrow: imported where a table is read
+
         ws = Workspace(path)
         if ws.benchmark.exists():
             return BenchmarkSide(read_records(ws.benchmark, BenchmarkItem))
@@ -779,7 +778,11 @@ def read_shard(
     batch_rows: int = SHARD_ROWS,
 ) -> Iterator[list[KernelUnit]]:
     """The units of one shard, in batches of at most `batch_rows` rows (bounded memory)."""
+    import pyarrow as pa  # here, not at the top: `curate ingest` of a directory needs no Arrow
     import pyarrow.parquet as pq
+
+    from schemas.arrow import arrow_schema, from_rows
+    from schemas.tables import read_records
 
     if shard.kind == "files":
         root = Path(shard.path)

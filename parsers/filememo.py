@@ -5,7 +5,9 @@ repository then stats its files instead of reading them.
 
 It also keeps, per walked root, the last scan's result (`scans`) under a key of every walked
 file's stat: a walk that finds them all as they were takes that result as it is, without reading
-each file's row or resolving includes again.
+each file's row or resolving includes again. Beside it (`walks`), the walk that scan came from,
+each file with its stat: a walk that finds the same names and a few stats changed reads only
+those files (parsers/scan.py, `_rescan`).
 
 Kept beside the parse cache (`cache/files.sqlite` of the workspace), loaded whole at the start of
 a run and written back in one transaction at its end. The stat compared is size, modification
@@ -14,8 +16,11 @@ time (ns), inode and change time (ns): an edit, a replacement or a `touch` each 
 
 from __future__ import annotations
 
+import contextlib
+import pickle
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 Row = list[object]  # [stat, content digest or None, pickled (entries, includes) or None]
 
@@ -28,23 +33,42 @@ class FileMemo:
         self.rows: dict[str, Row] = {}
         self.changed: set[str] = set()
         self._scan: tuple[str, str, bytes] | None = None  # (root, key, scan) to write on save
+        self._walk: tuple[str, str, bytes] | None = None  # (root, settings, walk) to write on save
 
     def stored_scan(self, root: str) -> tuple[str, bytes] | None:
         """(key, pickled scan) of the last scan of `root`, None when there is none."""
+        row = self._query("SELECT key, scan FROM scans WHERE root = ?", root)
+        return (str(row[0]), bytes(row[1])) if row is not None else None
+
+    def stored_walk(self, root: str, settings: str) -> list[tuple[str, str]] | None:
+        """The walk the stored scan of `root` came from ((path, stat or skip reason) of each
+        walked file) when it was taken under `settings`; None otherwise."""
+        row = self._query("SELECT settings, walk FROM walks WHERE root = ?", root)
+        if row is None or row[0] != settings:
+            return None
+        with contextlib.suppress(pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
+            walk = pickle.loads(row[1])
+            if isinstance(walk, list):
+                return walk
+        return None
+
+    def _query(self, sql: str, root: str) -> tuple[Any, ...] | None:
         if self.path is None or not self.path.exists():
             return None
         try:
             db = sqlite3.connect(self.path)
             try:
-                row = db.execute("SELECT key, scan FROM scans WHERE root = ?", (root,)).fetchone()
+                row = db.execute(sql, (root,)).fetchone()
             finally:
                 db.close()
         except sqlite3.Error:
-            return None  # no table yet, or an unreadable memo: scan as if there were none
-        return (str(row[0]), bytes(row[1])) if row is not None else None
+            return None  # no table yet, or an unreadable memo: as if there were none
+        return tuple(row) if row is not None else None
 
-    def keep_scan(self, root: str, key: str, scan: bytes) -> None:
+    def keep_scan(self, root: str, key: str, scan: bytes, settings: str, walk: list[tuple[str, str]]) -> None:
+        """Keep, to write on save, a scan of `root` under its key, and the walk it came from."""
         self._scan = (root, key, scan)
+        self._walk = (root, settings, pickle.dumps(walk, protocol=pickle.HIGHEST_PROTOCOL))
 
     def load(self) -> FileMemo:
         if self.path is None or not self.path.exists():
@@ -68,9 +92,12 @@ class FileMemo:
                 "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, stat TEXT, digest TEXT, scan BLOB)"
             )
             db.execute("CREATE TABLE IF NOT EXISTS scans (root TEXT PRIMARY KEY, key TEXT, scan BLOB)")
+            db.execute("CREATE TABLE IF NOT EXISTS walks (root TEXT PRIMARY KEY, settings TEXT, walk BLOB)")
             db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", rows)
             if self._scan is not None:
                 db.execute("INSERT OR REPLACE INTO scans VALUES (?, ?, ?)", self._scan)
+            if self._walk is not None:
+                db.execute("INSERT OR REPLACE INTO walks VALUES (?, ?, ?)", self._walk)
         db.close()
         self.changed.clear()
-        self._scan = None
+        self._scan = self._walk = None

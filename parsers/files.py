@@ -34,7 +34,12 @@ class SourceFile:
     link: bool  # the name is a symlink (its target was checked to lie inside the root)
 
 
-def iter_source_files(root: Path, exclude_dirs: list[str]) -> list[SourceFile | Skip]:
+Folders = dict[str, dict[str, os.DirEntry[str]]]  # folder ("" the root, no trailing slash) -> name -> entry
+
+
+def iter_source_files(
+    root: Path, exclude_dirs: list[str], folders: Folders | None = None
+) -> list[SourceFile | Skip]:
     """The source files under `root` (deterministic: in each directory its sorted files, then
     its sorted subdirectories, depth first), or a Skip for what cannot be walked.
 
@@ -42,6 +47,8 @@ def iter_source_files(root: Path, exclude_dirs: list[str]) -> list[SourceFile | 
     are followed only when they resolve inside `root`. `os.scandir` gives each entry's type
     without a system call and its stat with one (issue 30: the walk was a third of a re-ingest);
     one loop over a stack, not nested generators, which cost a frame per level per file.
+    `folders`, when given, receives every walked folder's entries (what a re-ingest's check of
+    a stored parse's licence probes and folder listings asks, without listing them again).
     """
     excluded = set(exclude_dirs)
     resolved = str(root.resolve())
@@ -55,6 +62,8 @@ def iter_source_files(root: Path, exclude_dirs: list[str]) -> list[SourceFile | 
                 entries = {e.name: e for e in it}
         except OSError:
             continue  # an unreadable directory holds nothing (as os.walk without onerror)
+        if folders is not None:
+            folders[prefix[:-1]] = entries
         subdirs: list[os.DirEntry[str]] = []
         here: list[SourceFile | Skip] = []  # after the directory's own link skips
         for name in sorted(entries):

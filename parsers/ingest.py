@@ -11,8 +11,11 @@ skip, never a crash.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,12 +24,12 @@ from parsers.cache import DepChecker, Deps, ParseCache, ParsedFile, Plan, file_d
 from parsers.clang_frontend import UnparsableFile
 from parsers.config import IngestConfig
 from parsers.filememo import FileMemo
-from parsers.files import REFUSED, Skip
+from parsers.files import REFUSED, Folders, Skip
 from parsers.licenses import LICENSE_FILE_NAMES
 from parsers.pool import Job, Limits, Outcome, Progress, WorkerPool, warm_up
 from parsers.scan import HEADER_SUFFIXES, RepoScan, scan_repository
 from parsers.units import DEFAULT_DEFINES, RepoContext, SourceInfo, units_for_entry_file
-from schemas import KernelUnit, recordable
+from schemas import KernelUnit
 from schemas.ascendc.includes import RepoIndex
 
 __all__ = ["IngestResult", "RepoScan", "ingest_directory", "parse_entry_files", "scan_repository"]
@@ -91,9 +94,10 @@ class _RecordingContext(RepoContext):
 
 
 _CONTEXT: _RecordingContext | None = None
-# What the workers' fork server imports once: the parser, and pandas, which pyarrow imports when a
-# worker first builds a table (`recordable`).
-_PRELOAD = ("parsers.ingest", "pandas")
+# What the workers' fork server imports once: the parser, the Arrow schemas that check each unit
+# (`recordable`: imported by the workers alone, a command that parses nothing needs no Arrow),
+# and pandas, which pyarrow imports when a worker first builds a table.
+_PRELOAD = ("parsers.ingest", "schemas.arrow", "pandas")
 _MAX_UNITS = 0
 
 
@@ -130,6 +134,8 @@ def _parse_file(rel: str) -> ParsedFile:
             ctx.note_licence_files(rel)
             # Units whose row no column can hold become skips in the command (one bad value never
             # loses the run); a file is stored only when all its units fit.
+            from schemas.arrow import recordable  # preloaded by the fork server
+
             bad = recordable(KernelUnit, units)[1] if units else []
             at = {id(u): i for i, u in enumerate(units)}
             unfit = [(at[id(u)], why) for u, why in bad]
@@ -201,19 +207,43 @@ def ingest_directory(
     stored parse (in the cache at `cache_path`; None: no cache) does not hold. Headers that
     define an entry count only when no entry file includes them (their entries then belong to
     the including file)."""
+    with _collector_paused():
+        return _ingest(root, source, config, progress, cache_path)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a run builds its results: the objects it makes (stored
+    units unpickled, scan rows, worker results) form no cycles, yet their number set off
+    collection after collection (a third of unpickling the stored units of ops-math)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _ingest(
+    root: Path, source: SourceInfo, config: IngestConfig, progress: Progress | None, cache_path: Path | None
+) -> IngestResult:
     memo = FileMemo(cache_path.with_name("files.sqlite") if cache_path else None).load()
     # A tree that changed is likely to need parsing: the workers' server starts beside the scan.
-    scan = scan_repository(root, config, memo, on_change=lambda: warm_up(_PRELOAD))
+    stats: dict[str, str] = {}  # the stat the walk took of each source file
+    folders: Folders = {}  # the entries of each folder the walk listed
+    scan = scan_repository(root, config, memo, lambda: warm_up(_PRELOAD), stats, folders)
     # Everything every entry's outcome depends on besides the files its parse reads.
     shared = (config.std, config.max_diagnostics, config.max_units_per_file, config.max_file_mb)
     context = (shared, sorted(config.exclude_dirs), source, DEFAULT_DEFINES, scan.files)
     cache = ParseCache(cache_path)
-    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, root, memo)
+    checker = DepChecker(root, memo, stats, folders)
+    plan = cache.plan(context, scan.candidates, scan.sources + scan.lone_headers, checker)
     job = Job(_init_worker, (root, scan.files, source, config), _parse_file, _PRELOAD)
     limits = Limits(config.file_timeout_s, config.worker_memory_mb)
     with WorkerPool(job, limits, config.jobs or os.cpu_count() or 1) as pool:
         parsed = pool.run(plan.to_parse, progress, _units_in)
-        return _gather(root, scan, source, plan, parsed, pool, cache, memo)
+        return _gather(root, scan, source, plan, parsed, pool, cache, checker)
 
 
 def _gather(
@@ -224,7 +254,7 @@ def _gather(
     parsed: list[Outcome],
     pool: WorkerPool,
     cache: ParseCache,
-    memo: FileMemo,
+    checker: DepChecker,
 ) -> IngestResult:
     """The result of a run from the stored outcomes and the parsed ones; the parsed ones are
     stored. A header a source file reaches but whose units did not claim it (that file failed or
@@ -240,7 +270,7 @@ def _gather(
         and posixpath.join(source.path_prefix, h) not in included
     ]
     if unclaimed:
-        late = cache.lookup_all({rel: keys[rel] for rel in unclaimed}, DepChecker(root, memo))
+        late = cache.lookup_all({rel: keys[rel] for rel in unclaimed}, checker)
         more = pool.run([rel for rel in unclaimed if rel not in late])
         stored, parsed = stored | late, parsed + more
         outcomes += [o for rel in late for o in late[rel]] + _flatten(more)
@@ -267,7 +297,7 @@ def _gather(
                     result.units.append(u)
     result.units.sort(key=lambda u: (u.path, u.kernel_name))
     result.partial = sum(1 for u in result.units if u.parse_status == "partial")
-    cache.store(keys, parsed, root, memo)  # a file with an unfit unit carries no dependencies
-    memo.save()
+    cache.store(keys, parsed, root, checker.memo)  # a file with an unfit unit carries no dependencies
+    checker.memo.save()
     result.fingerprint = cache.fingerprint() if cache.path is not None else None
     return result

@@ -11,6 +11,7 @@ import parsers.cache
 from curate.stages.ingest import IngestRequest, run_ingest
 from curate.workspace import Workspace
 from parsers.config import IngestConfig
+from parsers.units import SourceInfo
 from schemas import KernelUnit, read_records
 from schemas.runs import IngestRun
 
@@ -235,3 +236,183 @@ def test_a_dependency_replaced_by_a_fifo_or_an_outside_link_is_refused_not_read(
     assert runs[0].reused >= 1  # sub read neither
     got = units(ws)
     assert got["add"].doc is None and "MIT" not in got["mul"].license  # the FIFO and the link: absent
+
+
+def test_a_licence_file_added_where_a_parse_looked_in_vain_reparses_that_entry(repo: Path, tmp_path: Path):
+    """The probes for licence files that found nothing are checked against their folder's names:
+    a licence file that appears (not a source file: the file list, and the key, stay the same)
+    reparses the entries whose probes named it, and only those."""
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert units(ws)["mul"].license == "unknown"
+    (repo / "mul/LICENSE").write_text(
+        "MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n"
+    )
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    got = units(ws)
+    assert got["mul"].license == "MIT" and got["add"].license == "unknown"
+
+
+def test_the_collector_is_paused_during_an_ingest_and_restored_after(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import gc
+
+    import parsers.ingest
+
+    seen: list[bool] = []
+    real = parsers.ingest.scan_repository
+
+    def scan(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parsers.ingest, "scan_repository", scan)
+    assert gc.isenabled()
+    ingest(Workspace(tmp_path / "ws"), repo)
+    assert seen == [False] and gc.isenabled()
+    monkeypatch.setattr(parsers.ingest, "scan_repository", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        parsers.ingest.ingest_directory(repo, SourceInfo("r", "", "", ""), IngestConfig(jobs=1))
+    assert gc.isenabled()
+
+
+def _no_full_scan(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make `_scan` (the scan of every file's facts) count its calls."""
+    import parsers.scan
+
+    calls: list[int] = []
+    real = parsers.scan._scan
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parsers.scan, "_scan", counted)
+    return calls
+
+
+def test_an_edit_that_keeps_entries_and_includes_reads_that_file_alone_and_keeps_the_scan(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    calls = _no_full_scan(monkeypatch)
+    mul = repo / "mul/op_kernel/mul.cpp"
+    mul.write_text(
+        REPO["mul/op_kernel/mul.cpp"].replace("MulStep();", "MulStep(); // twice?\n    MulStep();")
+    )
+    run = ingest(ws, repo)
+    assert calls == [] and (run.parsed, run.reused) == (1, 2)  # the kept scan, one file parsed
+    assert "// twice?" in units(ws)["mul"].code
+    # an edit that includes another header changes what the scan says: scanned again, and the
+    # header is part of the unit (and of what its stored parse depends on)
+    mul.write_text(
+        mul.read_text().replace(
+            '#include "mul_util.h"', '#include "mul_util.h"\n#include "../../common/util.h"'
+        )
+    )
+    run = ingest(ws, repo)
+    assert calls == [1] and run.parsed == 1
+    assert "common/util.h" in units(ws)["mul"].includes
+    (repo / "common/util.h").write_text(REPO["common/util.h"].replace("PIPE_ALL", "PIPE_V"))
+    assert ingest(ws, repo).parsed == 3  # now every entry reads util.h
+
+
+def test_a_removed_or_a_new_file_scans_the_tree_again(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    calls = _no_full_scan(monkeypatch)
+    (repo / "sub/op_kernel/sub.cpp").unlink()
+    run = ingest(ws, repo)
+    assert calls == [1] and set(units(ws)) == {"add", "mul"} and run.parsed == 2  # the file list changed
+    (repo / "div/op_kernel").mkdir(parents=True)
+    (repo / "div/op_kernel/div.cpp").write_text(
+        KERNEL.format(header="../../common/util.h", name="div", call="Helper();")
+    )
+    ingest(ws, repo)
+    assert calls == [1, 1] and set(units(ws)) == {"add", "mul", "div"}
+
+
+def test_a_scan_kept_for_one_root_is_not_misled_by_a_nested_root_read_since(repo: Path, tmp_path: Path):
+    """The file memo is keyed by absolute path: a source nested in another (the repository and
+    one of its folders, ingested into one workspace) shares its rows. A file that an edit made
+    an entry file, read first by the inner ingest, is still new to the outer root's kept scan."""
+    helper = repo / "mul/op_kernel/helper.cpp"
+    helper.write_text("int helper() { return 1; }\n")
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    helper.write_text(
+        helper.read_text() + 'extern "C" __global__ __aicore__ void helper_entry(GM_ADDR x) {}\n'
+    )
+    run_ingest(ws, IngestRequest(str(repo / "mul"), "inner"), IngestConfig(jobs=1))  # reads helper.cpp
+    ingest(ws, repo)
+    outer = {u.kernel_name for u in read_records(ws.units, KernelUnit) if u.source == "r"}
+    assert outer == {"add", "mul", "sub", "helper_entry"}
+
+
+def test_an_unchanged_reingest_imports_no_arrow(repo: Path, tmp_path: Path):
+    """A re-ingest that keeps its table runs in a process that never imports pyarrow (0.3 s of
+    a whole `curate ingest`); the first ingest, which writes the table, does."""
+    from tests.test_cli_startup import imported_by
+
+    ws = str(tmp_path / "ws")
+    first = imported_by("ingest", str(repo), "-w", ws, "--jobs", "1")
+    assert first["code"] == 0 and "pyarrow" in first["heavy"]  # the probe can fail
+    again = imported_by("ingest", str(repo), "-w", ws, "--jobs", "1")
+    assert again["code"] == 0 and "pyarrow" not in again["heavy"], again
+
+
+def test_a_file_added_to_a_folder_a_parse_listed_reparses_that_entry(repo: Path, tmp_path: Path):
+    """A parse lists its operator's folders (for documents): a document appearing in a folder
+    that did not exist, or any file appearing in a listed one, reparses that entry alone."""
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    assert units(ws)["mul"].doc is None
+    (repo / "mul/docs").mkdir()
+    (repo / "mul/docs/aclnnMul.md").write_text(
+        "# aclnnMul\n\n## 功能说明\n\n- 算子功能：两个张量逐元素相乘。\n"
+    )
+    run = ingest(ws, repo)
+    assert (run.parsed, run.reused) == (1, 2)
+    doc = units(ws)["mul"].doc
+    assert doc is not None and "相乘" in doc.function
+    (repo / "sub/notes.txt").write_text("not a source file: the file list, and the key, stay the same\n")
+    assert (ingest(ws, repo).parsed, ingest(ws, repo).parsed) == (1, 0)
+
+
+def test_a_reingest_of_a_workspace_one_source_writes_its_rows_without_reading_them_back(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Every row of a one-source workspace is replaced by its re-ingest: they are not read back
+    as records first (the source column tells), and with a second source its rows are kept."""
+    import shutil
+
+    import schemas.tables
+
+    ws = Workspace(tmp_path / "ws")
+    ingest(ws, repo)
+    reads: list[Path] = []
+    real = schemas.tables.read_records
+
+    def counted(path: Path, cls: type) -> object:
+        reads.append(path)
+        return real(path, cls)
+
+    monkeypatch.setattr(schemas.tables, "read_records", counted)
+    (repo / "mul/op_kernel/mul.cpp").write_text(
+        REPO["mul/op_kernel/mul.cpp"].replace("MulStep();", "MulStep(); MulStep();")
+    )
+    ingest(ws, repo)
+    assert reads == [] and "MulStep(); MulStep();" in units(ws)["mul"].code
+    shutil.copytree(repo, tmp_path / "other")
+    run_ingest(ws, IngestRequest(str(tmp_path / "other"), "o"), IngestConfig(jobs=1))
+    assert reads == [ws.units]  # another source's rows: read, and kept
+    (repo / "add/op_kernel/add.cpp").write_text(REPO["add/op_kernel/add.cpp"] + "// edited\n")
+    ingest(ws, repo)
+    got = read_records(ws.units, KernelUnit)
+    assert sorted(u.source for u in got) == ["o"] * 3 + ["r"] * 3
+    assert ["// edited" in u.code for u in got if u.kernel_name == "add"] == [False, True]

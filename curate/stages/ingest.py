@@ -13,7 +13,7 @@ from curate.errors import UserError
 from curate.sources import benchmark_from_table, resolve_ingest_source
 from curate.stage import Outputs, Stage
 from curate.stages.ingest_outputs import IngestSummary, benchmark_outputs, corpus_outputs
-from curate.workspace import Workspace
+from curate.workspace import Workspace, write_text_atomic
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.ingest import Progress, ingest_directory
@@ -148,8 +148,6 @@ def _last_written(ws: Workspace, source: str) -> dict[str, str] | None:
 
 def _note_written(ws: Workspace, summary: IngestSummary) -> None:
     """After the stage wrote (or kept) the corpus's rows: the mark a later run compares with."""
-    from schemas.tables import write_text_atomic
-
     path = _marks_path(ws)
     try:
         marks = json.loads(path.read_text())
