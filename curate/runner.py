@@ -29,7 +29,7 @@ from curate.errors import UserError
 from curate.recipe import Recipe, SourceSpec
 from curate.recipe_inputs import checkout, checkout_name, file_digest, folder_digest
 from curate.workspace import Workspace
-from schemas.tables import write_text_atomic
+from schemas.atomic import write_text_atomic
 
 STATE_FILE = "recipe-run.json"
 

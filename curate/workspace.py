@@ -11,7 +11,6 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from curate import __version__
 from curate.errors import UserError
 from curate.stage import WRITING, TableRows
 from schemas import SCHEMA_VERSION
+from schemas.atomic import write_text_atomic
 from schemas.runs import StageRun, run_from_json
 
 # schemas.tables (pyarrow) is imported where a table is read or written, not with this module:
@@ -270,22 +270,6 @@ def _only_rows_of(path: Path, cls: type, key: str, value: str) -> bool:
     except (OSError, KeyError, TypeError, ValueError, pa.ArrowException):
         return False
     return column.null_count == 0 and all(v == value for v in column.unique().to_pylist())
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write `path` through a temporary file beside it, renamed onto it: a crash leaves the old
-    text or the new, never half of it. `schemas.tables.write_text_atomic` does the same, but
-    its module imports Arrow (0.3 s): reports and meta.json are written by every run, and a
-    re-ingest that keeps its table writes nothing else."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def leakage_reports(directory: Path) -> tuple[Path, Path]:

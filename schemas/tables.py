@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,33 +10,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from schemas.arrow import arrow_schema, from_rows, required_columns, table_problem, to_table
+from schemas.atomic import atomic_path
 
 T = TypeVar("T")
-
-
-@contextlib.contextmanager
-def atomic_path(path: Path) -> Iterator[str]:
-    """A temporary file beside `path`, renamed onto it when the block succeeds and removed
-    when it fails: a crash leaves the old file or the new one, never a half-written one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_table_atomic(path: Path, table: pa.Table) -> None:
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
 
 
 def write_records(path: Path, cls: type, records: list[Any]) -> None:

@@ -40,7 +40,7 @@ from curate.workspace import leakage_reports
 from dedup.config import SHARD_ROWS, DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
 from dedup.tasks import JUDGE_CANDIDATES
-from schemas.tables import write_text_atomic
+from schemas.atomic import write_text_atomic
 
 
 @dataclass(frozen=True, slots=True)

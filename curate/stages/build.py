@@ -13,8 +13,8 @@ from curate.selection import Subset, selected_ids
 from curate.stage import Stage
 from curate.workspace import Workspace
 from schemas import Annotation, Attempt, DatasetRow, Decision, KernelUnit, PreferencePair, read_records
+from schemas.atomic import write_text_atomic
 from schemas.runs import BuildRun
-from schemas.tables import write_text_atomic
 
 READS = ("units", "decisions", "annotations")
 

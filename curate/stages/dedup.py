@@ -24,8 +24,8 @@ from dedup.bands import BandShuffleEngine
 from dedup.config import SHARD_ROWS, DedupConfig
 from dedup.decide import run_dedup
 from schemas import BenchmarkItem, Decision, KernelUnit, read_records
+from schemas.atomic import write_text_atomic
 from schemas.runs import DedupRun
-from schemas.tables import write_text_atomic
 
 
 @dataclass(slots=True)

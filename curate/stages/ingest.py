@@ -13,12 +13,13 @@ from curate.errors import UserError
 from curate.sources import benchmark_from_table, resolve_ingest_source
 from curate.stage import Outputs, Stage
 from curate.stages.ingest_outputs import IngestSummary, benchmark_outputs, corpus_outputs
-from curate.workspace import Workspace, write_text_atomic
+from curate.workspace import Workspace
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.ingest import Progress, ingest_directory
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem
+from schemas.atomic import write_text_atomic
 
 __all__ = ["INGEST", "IngestRequest", "IngestSummary", "run_ingest"]
 
