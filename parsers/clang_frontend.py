@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,7 +78,10 @@ def parse_unit(
         include_dirs=[str(root / d) if d else str(root) for d in include_dirs],
         defines=defines,
         stubs=missing_stubs(external),
-        unsaved=[(path, text) for path, text, changed in readable_sources(by_path, INGEST) if changed],
+        unsaved=[
+            *((path, text) for path, text, changed in readable_sources(by_path, INGEST) if changed),
+            *unopenable_overlays(root, files, external, include_dirs),
+        ],
         std=std,
     )
     try:
@@ -107,6 +111,29 @@ def parse_unit(
             )
         )
     return facts
+
+
+def unopenable_overlays(
+    root: Path, files: list[str], external: list[str], include_dirs: list[str]
+) -> list[tuple[str, str]]:
+    """Empty stand-ins for the paths libclang would open itself that the repository's reader
+    refuses: a FIFO, socket or device (opening a FIFO waits for a writer: the parse worker hung
+    until its timeout and the kernel was lost), and a link leading out of the repository (its
+    content is not the repository's). Looked at by name only (`stat`, never `open`): the unit's
+    own files, and every include the resolver did not find, in each folder clang searches."""
+    inside = os.path.realpath(root).rstrip("/") + "/"
+    paths = {os.path.normpath(root / rel) for rel in files}
+    folders = {os.path.dirname(p) for p in paths} | {os.path.normpath(root / d) for d in include_dirs}
+    paths |= {os.path.normpath(os.path.join(d, name)) for d in folders for name in external}
+    overlays = []
+    for path in sorted(paths):
+        try:
+            mode = os.stat(path).st_mode  # follows links; does not open
+        except OSError:
+            continue  # absent: clang finds nothing there either
+        if not stat.S_ISREG(mode) or not os.path.realpath(path).startswith(inside):
+            overlays.append((path, ""))
+    return overlays
 
 
 _NESTING_KINDS = (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL)

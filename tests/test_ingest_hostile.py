@@ -116,6 +116,21 @@ def test_a_fifo_named_like_source_does_not_hang_ingest(tmp_path: Path) -> None:
     assert _skips(ws, "r")["op/op_kernel/pipe.cpp"] == "not a regular file"
 
 
+def test_a_fifo_an_entry_includes_does_not_hold_the_parse(tmp_path: Path) -> None:
+    # libclang opens an included file itself: a FIFO behind `#include "pipe.h"` waited for a
+    # writer until the worker's timeout (120 s), and the kernel was lost with it.
+    root = write_tree(
+        tmp_path / "repo", {"op/op_kernel/add.cpp": '#include "pipe.h"\n' + KERNEL.format(name="add")}
+    )
+    os.mkfifo(root / "op" / "op_kernel" / "pipe.h")
+    ws = tmp_path / "ws"
+    started = time.monotonic()
+    done = run_curate("ingest", str(root), "-w", str(ws), "--name", "r", timeout=100)
+    assert done.returncode == 0, done.stderr
+    assert [u["kernel_name"] for u in _units(ws)] == ["add"]
+    assert time.monotonic() - started < 60, "the parse waited on the FIFO"
+
+
 def test_a_file_that_includes_itself_gives_one_unit(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "repo", {"op/op_kernel/self.cpp": '#include "self.cpp"\n' + KERNEL.format(name="loop")}
