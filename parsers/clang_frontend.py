@@ -119,21 +119,37 @@ def unopenable_overlays(
     """Empty stand-ins for the paths libclang would open itself that the repository's reader
     refuses: a FIFO, socket or device (opening a FIFO waits for a writer: the parse worker hung
     until its timeout and the kernel was lost), and a link leading out of the repository (its
-    content is not the repository's). Looked at by name only (`stat`, never `open`): the unit's
-    own files, and every include the resolver did not find, in each folder clang searches."""
+    content is not the repository's). Looked at by name only (`lstat`, never `open`): the unit's
+    own files, and every include the resolver did not find, in each folder clang searches (one
+    listing per folder: a parse has a few folders and tens of unresolved names)."""
     inside = os.path.realpath(root).rstrip("/") + "/"
-    paths = {os.path.normpath(root / rel) for rel in files}
-    folders = {os.path.dirname(p) for p in paths} | {os.path.normpath(root / d) for d in include_dirs}
-    paths |= {os.path.normpath(os.path.join(d, name)) for d in folders for name in external}
-    overlays = []
-    for path in sorted(paths):
+    own = [os.path.normpath(root / rel) for rel in files]
+    folders = {os.path.dirname(p) for p in own} | {os.path.normpath(root / d) for d in include_dirs}
+    candidates = set(own)
+    plain = {name for name in external if "/" not in name}
+    candidates |= {os.path.normpath(os.path.join(d, n)) for d in folders for n in external if n not in plain}
+    for folder in folders:
         try:
-            mode = os.stat(path).st_mode  # follows links; does not open
+            with os.scandir(folder) as it:
+                candidates |= {e.path for e in it if e.name in plain}
         except OSError:
-            continue  # absent: clang finds nothing there either
-        if not stat.S_ISREG(mode) or not os.path.realpath(path).startswith(inside):
-            overlays.append((path, ""))
-    return overlays
+            continue
+    under = os.path.normpath(root).rstrip("/") + "/"
+    return [(path, "") for path in sorted(candidates) if _unopenable(path, under, inside)]
+
+
+def _unopenable(path: str, under: str, inside: str) -> bool:
+    """Whether clang must not open `path`: not a regular file, or not the repository's (a link
+    out of it, or a `../` include that climbs out of it)."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode) or not path.startswith(under):
+            if not os.path.realpath(path).startswith(inside):
+                return True
+            mode = os.stat(path).st_mode
+    except OSError:
+        return False  # absent: clang finds nothing there either
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 _NESTING_KINDS = (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL)

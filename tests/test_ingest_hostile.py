@@ -116,6 +116,22 @@ def test_a_fifo_named_like_source_does_not_hang_ingest(tmp_path: Path) -> None:
     assert _skips(ws, "r")["op/op_kernel/pipe.cpp"] == "not a regular file"
 
 
+def test_libclang_reads_no_header_outside_the_repository(tmp_path: Path) -> None:
+    # The resolver refuses both includes, but libclang looks for a quoted include beside the
+    # includer itself: before, it parsed the outside file, and its errors became the unit's
+    # diagnostics in the dataset ("expected unqualified-id" at linked.h:1).
+    outside = write_tree(tmp_path / "elsewhere", {"broken.h": "this is not C++ at all;\n"})
+    entry = '#include "linked.h"\n#include "../../../elsewhere/broken.h"\n' + KERNEL.format(name="k")
+    root = write_tree(tmp_path / "repo", {"k/op_kernel/k.cpp": entry})
+    (root / "k" / "op_kernel" / "linked.h").symlink_to(outside / "broken.h")
+    ws = tmp_path / "ws"
+    done = run_curate("ingest", str(root), "-w", str(ws), "--name", "r")
+    assert done.returncode == 0, done.stderr
+    (unit,) = _units(ws)
+    read_outside = [d for d in unit["diagnostics"] if str(d["path"]).endswith(("linked.h", "broken.h"))]
+    assert read_outside == [], "libclang parsed a file outside the repository"
+
+
 def test_a_fifo_an_entry_includes_does_not_hold_the_parse(tmp_path: Path) -> None:
     # libclang opens an included file itself: a FIFO behind `#include "pipe.h"` waited for a
     # writer until the worker's timeout (120 s), and the kernel was lost with it.
