@@ -64,6 +64,8 @@ def test_dedup_options_come_from_the_config_fields() -> None:
         "drop_name_matches",
         "full_evidence",
         "task_leaks",
+        "judge_url",
+        "judge_model",
     }
     assert fields["threshold"].default == 0.7 and fields["threshold"].metadata["help"]
 
