@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from neutralise_names import neutralise  # noqa: E402
 
 from curate.judge import TaskJudge  # noqa: E402
+from curate.tasklevel import first_confirmed  # noqa: E402
 from dedup.names import op_name_key  # noqa: E402
 from dedup.tasks import (  # noqa: E402
     JUDGE_CANDIDATES,
@@ -64,18 +66,28 @@ def load_tasks(reference: Path, exclude: list[str]) -> list:
 REFERENCES: dict[str, str] = {}  # task name -> its reference's text (what a judge is shown)
 
 
-def judged(match: TaskMatch | None, text: str, truth: str, judge: TaskJudge | None, sigs: list) -> tuple:
-    """(the task the judge places the document on, pairs asked): the first of the match and its
-    alternatives the judge says yes to. Without an endpoint, an oracle that says yes only to the
-    right task: the bound a judge could reach with the candidates semantics gives it."""
-    asked = 0
-    for option in (match, *match.alternatives) if match is not None else ():
-        asked += 1
-        task = sigs[option.item].task
-        verdict = judge.verdict(text, REFERENCES[task]) if judge else op_name_key(task) == truth
-        if verdict:
-            return op_name_key(task), asked
-    return "", asked
+@dataclass
+class EvalJudge:
+    """The judge layer as the evaluation runs it: "none" (offline placements only), "oracle" (a
+    judge that says yes only to the right task: the bound a judge could reach with the
+    candidates semantics gives it) or "endpoint" (a real model). `asked`: pairs put to it."""
+
+    mode: str
+    sigs: list
+    endpoint: TaskJudge | None = None
+    asked: int = 0
+
+    def place(self, match: TaskMatch | None, text: str, truth: str) -> TaskMatch | None:
+        """Where the document is placed: offline, the placement (a candidate kept for a judge
+        is none); with a judge, the first of the match and its alternatives it says yes to."""
+        if match is None or self.mode == "none":
+            return None if match is None or match.layer == "candidate" else match
+        return first_confirmed(match, lambda option: self._verdict(option, text, truth))
+
+    def _verdict(self, option: TaskMatch, text: str, truth: str) -> bool | None:
+        self.asked += 1
+        task = self.sigs[option.item].task
+        return self.endpoint.verdict(text, REFERENCES[task]) if self.endpoint else op_name_key(task) == truth
 
 
 def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
@@ -144,12 +156,12 @@ def main() -> None:
     args = parser.parse_args()
     sigs = load_tasks(args.reference, args.exclude)
     index = task_index(sigs)
-    judge = None
     if args.judge != "none":
         index.judge_candidates = JUDGE_CANDIDATES
-    if args.judge == "endpoint":
-        judge = TaskJudge(args.judge_url, args.judge_model, args.judge_cache)
-    pairs = 0
+    endpoint = (
+        TaskJudge(args.judge_url, args.judge_model, args.judge_cache) if args.judge == "endpoint" else None
+    )
+    judge = EvalJudge(args.judge, sigs, endpoint)
     keys = {op_name_key(s.task) for s in sigs}
     print(f"tasks: {len(sigs)}")
     table: dict[tuple[str, str], list[int]] = {}
@@ -161,56 +173,37 @@ def main() -> None:
         for variant in ("as-written", "neutral"):
             text = code if variant == "as-written" else neutralise(code, names)
             match, _ = match_document(text, index, threshold=args.threshold)
-            if args.judge == "none":
-                got = op_name_key(sigs[match.item].task) if match and match.layer != "candidate" else ""
-            else:
-                got, asked = judged(match, text, key, judge, sigs)
-                pairs += asked
-                match = match if got else None
+            placed = judge.place(match, text, key)
+            got = op_name_key(sigs[placed.item].task) if placed else ""
             counts = table.setdefault((split, variant), [0, 0, 0])  # solutions, placed, right
             counts[0] += 1
-            counts[1] += match is not None
+            counts[1] += placed is not None
             counts[2] += got == key
             if args.show_misses and split != "no-task" and got != key:
                 print(f"  miss [{split} {variant}] {truth} -> {got or '-'}")
-    for (split, variant), (n, placed, right) in sorted(table.items()):
+    for (split, variant), (n, n_placed, right) in sorted(table.items()):
         recall = right / n if n else 0.0
-        precision = right / placed if placed else 0.0
+        precision = right / n_placed if n_placed else 0.0
         print(
-            f"{split:9} {variant:10} solutions {n:4} placed {placed:4} right {right:4} "
+            f"{split:9} {variant:10} solutions {n:4} placed {n_placed:4} right {right:4} "
             f"recall {recall:.3f} precision {precision:.3f}"
         )
     if args.judge != "none":
-        print(f"judge ({args.judge}): {pairs} pairs asked")
+        print(f"judge ({args.judge}): {judge.asked} pairs asked")
     for folder in args.control:
         for per in ("unit", "file"):
             docs = control_docs(Path(folder), per)
-            fused = op = asked = 0
+            fused = op = 0
+            asked_before = judge.asked
             for doc in docs:
                 match, _ = match_document(doc, index, threshold=args.threshold)
-                if match is not None and args.judge != "none":
-                    got, n = judged(match, doc, "", judge, sigs)  # no right task: an oracle says no
-                    asked += n
-                    match = (
-                        next(
-                            (
-                                m
-                                for m in (match, *match.alternatives)
-                                if op_name_key(sigs[m.item].task) == got
-                            ),
-                            None,
-                        )
-                        if got
-                        else None
-                    )
-                elif match is not None and match.layer == "candidate":
-                    match = None
-                fused += bool(match and match.level == "fused")
-                op += bool(match and match.level == "op")
+                placed = judge.place(match, doc, "")  # no right task: an oracle says no
+                fused += bool(placed and placed.level == "fused")
+                op += bool(placed and placed.level == "op")
             share = fused / len(docs) if docs else 0.0
             print(
                 f"control {folder} per {per}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}"
-                + (f" judge pairs {asked}" if args.judge != "none" else "")
+                + (f" judge pairs {judge.asked - asked_before}" if args.judge != "none" else "")
             )
 
 

@@ -7,7 +7,7 @@ Kept apart from the stages so that they only call two functions: `task_index_for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,21 +73,34 @@ def judge_matches(
     try:
         for match in matches:
             document = unit_document(units[match.unit])
-            for option in (match, *match.alternatives):
+
+            def ask(option: TaskMatch, document: str = document) -> bool | None:
                 item = items[option.item]
-                verdict = judge.verdict(document, item.reference or item.description)
-                option.judge = "" if verdict is None else ("yes" if verdict else "no")
-                if verdict:
-                    placed += option is not match or match.layer == "candidate"
-                    _take(match, option)
-                    break
-                if verdict is None and match.layer != "candidate":
-                    break  # no verdict on a placed match: it stands, unjudged
+                return judge.verdict(document, item.reference or item.description)
+
+            confirmed = first_confirmed(match, ask)
+            if confirmed is not None:
+                placed += confirmed is not match or match.layer == "candidate"
+                _take(match, confirmed)
             match.alternatives = []
     finally:
         judge.close()
     matches[:] = [m for m in matches if m.layer != "candidate"]
     return {**judge.counts(), "task_matches_by_judge": placed}
+
+
+def first_confirmed(match: TaskMatch, ask: Callable[[TaskMatch], bool | None]) -> TaskMatch | None:
+    """The first of `match` and its alternatives that `ask` (a judge) says yes to, each verdict
+    stored on its option (`judge`: yes / no / "" for none); None when none is confirmed. A
+    placed match the judge gives no verdict on stands unjudged: its alternatives are not asked."""
+    for option in (match, *match.alternatives):
+        verdict = ask(option)
+        option.judge = "" if verdict is None else ("yes" if verdict else "no")
+        if verdict:
+            return option
+        if verdict is None and match.layer != "candidate":
+            return None
+    return None
 
 
 def _take(match: TaskMatch, confirmed: TaskMatch) -> None:
