@@ -416,8 +416,13 @@ def _judge_candidates(
     return [_scored_match(index, s, "candidate") for s in ranked[:room]]
 
 
+def _level(index: TaskIndex, t: int) -> str:
+    """ "fused" for a task of several required ops, "op" for a single-op task."""
+    return "fused" if is_fused(sorted(index.required[t])) else "op"
+
+
 def _scored_match(index: TaskIndex, scored: SemanticScore, layer: str) -> TaskMatch:
-    level = "fused" if is_fused(sorted(index.required[scored.task])) else "op"
+    level = _level(index, scored.task)
     confidence = _confidence(level, scored.score) if layer == "semantics" else "low"
     match = TaskMatch(-1, scored.task, layer, level, scored.score, confidence)
     match.matched_ops, match.shared_numbers = scored.matched_ops, scored.shared_numbers
@@ -454,7 +459,7 @@ def match_document(
     if identity is not None:  # a name settles it: no semantic scoring needed
         t, name = identity
         scored = semantic_score(index, t, facts, words, numbers)
-        level = "fused" if is_fused(sorted(index.required[t])) else "op"
+        level = _level(index, t)
         score = 1.0 if level == "fused" else 0.9
         match = TaskMatch(-1, t, "identity", level, score, "high" if level == "fused" else "medium")
         match.name, match.matched_ops, match.shared_numbers = name, scored.matched_ops, scored.shared_numbers
