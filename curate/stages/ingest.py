@@ -107,7 +107,7 @@ def _run(
     if (
         not result.parsed
         and result.fingerprint
-        and _last_written(ws, resolved.name) == _written_mark(ws, out)
+        and _last_written(ws, resolved.name) == _written_mark(ws, out.summary.fingerprint)
     ):
         out.tables = []  # the table holds these rows already: nothing was parsed, nothing changed
     out.on_written = lambda: _note_written(ws, out.summary)  # under the lock that wrote the table
@@ -134,34 +134,32 @@ def _table_stat(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
-def _written_mark(ws: Workspace, out: Outputs[IngestSummary]) -> dict[str, str]:
-    return {"fingerprint": out.summary.fingerprint, "table": _table_stat(ws.units)}
+def _written_mark(ws: Workspace, fingerprint: str) -> dict[str, str]:
+    return {"fingerprint": fingerprint, "table": _table_stat(ws.units)}
 
 
-def _last_written(ws: Workspace, source: str) -> dict[str, str] | None:
+def _marks(ws: Workspace) -> dict[str, object]:
+    """Every source's mark ({} when none was written, or the file is not one we wrote)."""
     try:
         marks = json.loads(_marks_path(ws).read_text())
     except (OSError, ValueError):
-        return None
-    mark = marks.get(source) if isinstance(marks, dict) else None
+        return {}
+    return marks if isinstance(marks, dict) else {}
+
+
+def _last_written(ws: Workspace, source: str) -> dict[str, str] | None:
+    mark = _marks(ws).get(source)
     return mark if isinstance(mark, dict) and mark.get("table") else None
 
 
 def _note_written(ws: Workspace, summary: IngestSummary) -> None:
     """After the stage wrote (or kept) the corpus's rows: the mark a later run compares with."""
-    path = _marks_path(ws)
-    try:
-        marks = json.loads(path.read_text())
-    except (OSError, ValueError):
-        marks = {}
-    if not isinstance(marks, dict):
-        marks = {}
+    marks = _marks(ws)
     if summary.fingerprint:
-        marks[summary.source] = {"fingerprint": summary.fingerprint, "table": _table_stat(ws.units)}
+        marks[summary.source] = _written_mark(ws, summary.fingerprint)
     else:
         marks.pop(summary.source, None)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, json.dumps(marks, indent=1) + "\n")
+    write_text_atomic(_marks_path(ws), json.dumps(marks, indent=1) + "\n")
 
 
 INGEST: Stage[Outputs[IngestSummary]] = Stage(
