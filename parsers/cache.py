@@ -31,7 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from parsers.filememo import FileMemo
+from parsers.filememo import FileMemo, stat_key
 from parsers.files import Folders, read_bytes_inside
 
 CACHE_FORMAT = 2  # bump when what is stored changes shape
@@ -92,7 +92,7 @@ def stat_of(path: str) -> str:
         st = os.stat(path)
     except OSError:
         return ""
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+    return stat_key(st)
 
 
 def listing_digest(names: Iterable[str]) -> str:

@@ -17,12 +17,19 @@ time (ns), inode and change time (ns): an edit, a replacement or a `touch` each 
 from __future__ import annotations
 
 import contextlib
+import os
 import pickle
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 Row = list[object]  # [stat, content digest or None, pickled (entries, includes) or None]
+
+
+def stat_key(st: os.stat_result) -> str:
+    """The stat a memo row is valid for: size, modification time, inode, change time (the one
+    spelling every comparison of a memo row, a walk and a parse's dependencies uses)."""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
 
 
 class FileMemo:

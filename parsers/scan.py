@@ -28,7 +28,7 @@ from parsers.entries import (
     FileEntries,
     Includes,
 )
-from parsers.filememo import FileMemo
+from parsers.filememo import FileMemo, stat_key
 from parsers.files import Folders, Skip, SourceFile, iter_source_files, read_walked
 from schemas.ascendc.includes import RepoIndex
 
@@ -107,7 +107,7 @@ def scan_repository(
     if stats is None:
         stats = {}
     walk: list[tuple[str, str]] = []  # (path, stat) of each walked file; (path, why) of a skip
-    for item in walked:  # a loop in this file: no call per file
+    for item in walked:
         if isinstance(item, Skip):
             line = (item.path, f"skip: {item.reason}")
             h.update(f"skip\0{item.path}\0{item.reason}\n".encode("utf-8", "surrogatepass"))
@@ -116,7 +116,7 @@ def scan_repository(
             if st is None:
                 stat = "-"
             else:
-                stat = stats[item.rel] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+                stat = stats[item.rel] = stat_key(st)
             line = (item.rel, stat)
             h.update(f"{item.rel}\0{stat}\n".encode("utf-8", "surrogatepass"))
         walk.append(line)
@@ -172,7 +172,7 @@ def _rescan(
         st = item.stat
         if item.rel != name or st is None:
             return None
-        stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
+        stat = stat_key(st)
         if stat == seen:
             continue
         row = rows.get(item.path)
@@ -240,7 +240,7 @@ def _scan(
         rel, where, st = item.rel, item.path, item.stat
         known, stat = None, ""
         if rows is not None:
-            stat = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" if st is not None else ""
+            stat = stat_key(st) if st is not None else ""
             row = rows.get(where)
             fits = st is not None and st.st_size <= max_bytes
             if fits and row is not None and row[0] == stat and row[2] is not None:
