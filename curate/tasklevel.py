@@ -36,10 +36,15 @@ def task_signatures(items: Sequence[BenchmarkItem]) -> list[TaskSignature]:
     return sigs
 
 
-def task_index_for(items: Sequence[BenchmarkItem]) -> TaskIndex | None:
-    """The task index of a test side, None when no item states a task."""
+def task_index_for(items: Sequence[BenchmarkItem], judged: bool = False) -> TaskIndex | None:
+    """The task index of a test side, None when no item states a task. `judged`: a judge will
+    be asked, so semantics keeps its candidates (`dedup.tasks.JUDGE_CANDIDATES`)."""
     sigs = task_signatures(items)
-    return task_index(sigs) if sigs else None
+    if not sigs:
+        return None
+    index = task_index(sigs)
+    index.judge_candidates = JUDGE_CANDIDATES if judged else 0
+    return index
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +132,9 @@ def dedup_task_leaks(
     `report` (`task_matches`, counts) and, with policy `drop`, mark each matched unit not already
     a leak as a leak of method `task-identity` / `task-semantics` / `task-judge`. Returns the
     Markdown section ("" when the benchmark states no task)."""
-    index = task_index_for(items) if items else None
+    index = task_index_for(items, judge is not None) if items else None
     if index is None or items is None:
         return ""
-    if judge is not None:
-        index.judge_candidates = JUDGE_CANDIDATES
     matches = match_units(units, index)
     counts = judge_matches(matches, units, items, judge)
     counts.update(task_counts(matches))

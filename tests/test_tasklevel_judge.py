@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from curate.tasklevel import JudgeSettings, judge_matches
+from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from dedup.decide import task_counts
 from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, match_units
 from tests.servers.openai_server import OpenAIServer, Reply
@@ -39,10 +39,11 @@ def test_without_a_judge_tied_siblings_are_not_placed() -> None:
 
 
 def _judged_index(tasks: dict[str, str]):
-    """The benchmark's items and its task index, set up as the stages do when a judge is given."""
-    index = _index(tasks)
-    index.judge_candidates = JUDGE_CANDIDATES
-    return _items(tasks), index
+    """The benchmark's items and its task index, as the stages build them when a judge is given."""
+    items = _items(tasks)
+    index = task_index_for(items, judged=True)
+    assert index is not None and index.judge_candidates == JUDGE_CANDIDATES
+    return items, index
 
 
 def test_the_judge_places_a_document_semantics_left_between_siblings(tmp_path) -> None:

@@ -39,7 +39,6 @@ from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from curate.workspace import leakage_reports
 from dedup.config import SHARD_ROWS, DedupConfig
 from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
-from dedup.tasks import JUDGE_CANDIDATES
 from schemas.atomic import write_text_atomic
 
 
@@ -179,9 +178,7 @@ def run_audit_stage(
         raise UserError(f"--shard-rows must be at least 1, got {shard_rows}")
     test_side = _load_test(test)
     items = test_side.items
-    index = bench_index(items, config, task_index_for(items))
-    if judge is not None and index.tasks is not None:  # semantics keeps the judge's candidates
-        index.tasks.judge_candidates = JUDGE_CANDIDATES
+    index = bench_index(items, config, task_index_for(items, judge is not None))
     try:
         shards = _train_shards(train, index, config, shard_rows, executor_for(engine))
         units, findings, counts = merge_shards(shards, items, index)
