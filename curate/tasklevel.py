@@ -8,6 +8,7 @@ Kept apart from the stages so that they only call two functions: `task_index_for
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,10 +55,11 @@ class JudgeSettings:
     url: str
     model: str
     cache: Path  # SQLite journal of verdicts, one per (model, pair)
+    concurrency: int = 4  # documents judged at once (each walks its own options in rank order)
 
 
-def judge_settings(url: str | None, model: str, cache: Path) -> JudgeSettings | None:
-    return JudgeSettings(url, model, cache) if url else None
+def judge_settings(url: str | None, model: str, cache: Path, concurrency: int = 4) -> JudgeSettings | None:
+    return JudgeSettings(url, model, cache, concurrency) if url else None
 
 
 def judge_matches(
@@ -74,20 +76,25 @@ def judge_matches(
     if settings is None or not matches:
         return {}
     judge = TaskJudge(settings.url, settings.model, settings.cache)
-    placed = 0
+
+    def judge_one(match: TaskMatch) -> bool:
+        """Walk one match's options; True when the judge's yes placed it (moved or a candidate)."""
+        document = unit_document(units[match.unit])
+
+        def ask(option: TaskMatch) -> bool | None:
+            item = items[option.item]
+            return judge.verdict(document, item.reference or item.description)
+
+        confirmed = first_confirmed(match, ask)
+        placed = confirmed is not None and (confirmed is not match or match.layer == "candidate")
+        if confirmed is not None:
+            _take(match, confirmed)
+        match.alternatives = []
+        return placed
+
     try:
-        for match in matches:
-            document = unit_document(units[match.unit])
-
-            def ask(option: TaskMatch, document: str = document) -> bool | None:
-                item = items[option.item]
-                return judge.verdict(document, item.reference or item.description)
-
-            confirmed = first_confirmed(match, ask)
-            if confirmed is not None:
-                placed += confirmed is not match or match.layer == "candidate"
-                _take(match, confirmed)
-            match.alternatives = []
+        with ThreadPoolExecutor(max_workers=max(1, settings.concurrency)) as pool:
+            placed = sum(pool.map(judge_one, matches))
     finally:
         judge.close()
     matches[:] = [m for m in matches if m.layer != "candidate"]

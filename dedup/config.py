@@ -53,6 +53,9 @@ class DedupConfig:
         "task-level match and candidate (cached per pair; offline without it).",
     )
     judge_model: str = option("judge", "Model name sent to --judge-url.")
+    judge_concurrency: int = option(
+        4, "Documents judged at once by --judge-url (1 for a server that answers one request at a time)."
+    )
 
     def __post_init__(self) -> None:
         """Validated once, at construction."""
@@ -64,6 +67,11 @@ class DedupConfig:
             raise ConfigError("num_perm", f"num_perm must be between 1 and 1024, got {self.num_perm}")
         if not 1 <= self.ngram <= 32:
             raise ConfigError("ngram", f"ngram must be between 1 and 32, got {self.ngram}")
+        if not 1 <= self.judge_concurrency <= 64:
+            raise ConfigError(
+                "judge_concurrency",
+                f"judge_concurrency must be between 1 and 64, got {self.judge_concurrency}",
+            )
         if self.task_leaks not in ("flag", "drop"):
             raise ConfigError("task_leaks", f"task_leaks must be flag or drop, got {self.task_leaks!r}")
         if self.scheme not in SCHEMES:

@@ -66,6 +66,7 @@ def test_dedup_options_come_from_the_config_fields() -> None:
         "task_leaks",
         "judge_url",
         "judge_model",
+        "judge_concurrency",
     }
     assert fields["threshold"].default == 0.7 and fields["threshold"].metadata["help"]
 

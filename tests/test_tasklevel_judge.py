@@ -8,7 +8,10 @@ it is shown. Fixtures are written for these tests."""
 from __future__ import annotations
 
 import json
+import socket
+import time
 
+from curate.judge import GIVE_UP_AFTER
 from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
 from dedup.decide import task_counts
 from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, match_units
@@ -264,3 +267,47 @@ def test_dedup_with_a_judge_drops_the_unit_it_places(tmp_path, monkeypatch, caps
     assert decision.match_path.endswith("conv_standard_2d_square_input.py") and asked >= 1
     report = json.loads((ws / "reports" / "leakage.json").read_text())
     assert report["counts"]["task_matches_by_judge"] == 1 and (ws / "reports" / "judge.sqlite").exists()
+
+
+def _closed_port_url() -> str:
+    """An endpoint nothing listens on: a port bound, then released."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_judge_that_keeps_failing_is_given_up_with_one_warning(tmp_path, monkeypatch, capsys) -> None:
+    # Before, every pair waited for the client's retries against a dead endpoint (12 documents:
+    # 17 s of a 21 s audit) and nothing on the terminal said why the judge placed nothing.
+    items, index = _judged_index(SIBLINGS)
+    units = [_unit(f"conv{k}.cpp", PLAIN_CONV + f"\n// copy {k}") for k in range(6)]
+    matches = match_units(units, index)
+    assert len(matches) == 6
+    settings = JudgeSettings(_closed_port_url(), "judge", tmp_path / "j.sqlite", concurrency=1)
+    counts = judge_matches(matches, units, items, settings)
+    assert counts["judge_failed"] == GIVE_UP_AFTER and counts["judge_requests"] == 0
+    assert counts["judge_not_asked"] == 2 * 6 - GIVE_UP_AFTER  # two options per document
+    assert matches == [], "an unjudged candidate was kept as a match"
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning:" in line]
+    assert len(warnings) == 1 and f"failed {GIVE_UP_AFTER} times in a row" in warnings[0]
+    assert "Connection" in warnings[0], warnings[0]
+
+
+def test_documents_are_judged_concurrently(tmp_path) -> None:
+    items, index = _judged_index(SIBLINGS)
+    units = [_unit(f"conv{k}.cpp", PLAIN_CONV + f"\n// copy {k}") for k in range(4)]
+    arrivals: list[float] = []
+
+    def slow_yes(request):
+        arrivals.append(time.monotonic())
+        return Reply(content="YES", delay_s=0.5)
+
+    with OpenAIServer() as server:
+        server.script = slow_yes
+        matches = match_units(units, index)
+        settings = JudgeSettings(server.url, "judge", tmp_path / "j.sqlite", concurrency=4)
+        counts = judge_matches(matches, units, items, settings)
+    assert counts["judge_requests"] == 4 and counts["task_matches_by_judge"] == 4
+    # One at a time, each request would arrive after the previous answer (0.5 s later).
+    assert max(arrivals) - min(arrivals) < 0.4, arrivals

@@ -23,6 +23,14 @@ JudgeUrlOption = Annotated[
     ),
 ]
 JudgeModelOption = Annotated[str, typer.Option(help="Model name sent to --judge-url.")]
+JudgeConcurrencyOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=64,
+        help="Documents judged at once by --judge-url (1 for a server that answers one request at a time).",
+    ),
+]
 
 # The matching options audit shares with dedup (the rest of [dedup] is dedup's alone).
 AUDIT_OPTIONS = ("threshold", "containment", "ngram", "abstract_identifiers", "full_evidence")
@@ -68,6 +76,7 @@ def audit(
     ] = None,
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = "judge",
+    judge_concurrency: JudgeConcurrencyOption = 4,
     json_out: JsonOption = False,
 ) -> None:
     """Find test items whose code appears in the training side, and training documents that solve a
@@ -87,7 +96,7 @@ def audit(
         report_dir,
         engine=engine,
         shard_rows=shard_rows,
-        judge=judge_settings(judge_url, judge_model, report_dir / "judge.sqlite"),
+        judge=judge_settings(judge_url, judge_model, report_dir / "judge.sqlite", judge_concurrency),
     )
     counts = summary.counts
     if json_out:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from curate.judge import GIVE_UP_AFTER
 from dedup.tasks import TaskIndex, candidate_facts, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
@@ -113,7 +114,14 @@ def _judge_sentence(counts: dict[str, int]) -> str:
         f", judge (a model asked whether the document implements the task: "
         f"{counts.get('task_matches_by_judge', 0)} placed by its yes; {counts['judge_requests']} "
         f"requests, {counts.get('judge_cached', 0)} verdicts from its journal, "
-        f"{counts.get('judge_failed', 0)} failed)."
+        f"{counts.get('judge_failed', 0)} failed"
+        + (
+            f", {counts['judge_not_asked']} not asked after it failed "
+            f"{GIVE_UP_AFTER} times in a row: those matches stand unjudged"
+            if counts.get("judge_not_asked")
+            else ""
+        )
+        + ")."
     )
 
 

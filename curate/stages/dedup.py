@@ -63,7 +63,9 @@ def _dedup(
     items = _read_benchmark(ws)
     result = run_dedup(units, items, config, BandShuffleEngine(executor_for(engine), shard_rows))
     report = build_json(result.findings, units, items or [], config, result.counts)
-    judge = judge_settings(config.judge_url, config.judge_model, ws.reports / "judge.sqlite")
+    judge = judge_settings(
+        config.judge_url, config.judge_model, ws.reports / "judge.sqlite", config.judge_concurrency
+    )
     tasks_section = dedup_task_leaks(units, items, result.decisions, config.task_leaks, report, judge)
     # `--task-leaks drop` marks more units leak: the counts say what decisions.parquet holds.
     result.counts["leaks"] = sum(d.decision == "leak" for d in result.decisions)
