@@ -242,7 +242,10 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
     for kind, body in _JSON_NAMES.findall(code) if "_desc" in code else ():
         target = {"input_desc": facts.inputs, "output_desc": facts.outputs, "attr": facts.attrs}[kind]
         target.extend(_JSON_NAME.findall(body))
-    facts.apis = list(dict.fromkeys(a or b for a, b in _API.findall(code)))[:40]
+    from schemas.ascendc.catalog import compute_api_names  # the catalog: read only for a report
+
+    compute = compute_api_names()
+    facts.apis = [c for c in dict.fromkeys(a or b for a, b in _API.findall(code)) if c in compute][:40]
 
 
 # Every vocabulary word of a strong op, in lower case without `_`; "pool" too, since

@@ -103,7 +103,10 @@ BEGIN_TILING_DATA_DEF(OpZuluCustomTilingData)
   TILING_DATA_FIELD_DEF(uint32_t, minReduceLength);
 END_TILING_DATA_DEF;
 """
-host_operator_src = "// host: tiling of the conv output rows"
+host_operator_src = """
+// host: tiling of the conv output rows
+auto s = context->GetInputShape(0); context->SetBlockDim(8);
+"""
 kernel_src = """
 // per window: conv accumulate, min over channels, tanh, tanh
 extern "C" __global__ __aicore__ void op_zulu_custom(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
@@ -213,6 +216,8 @@ def test_audit_takes_a_pytorch_folder_and_counts_task_matches(tmp_path, monkeypa
     match = report["task_matches"][0]
     assert match["unit_path"] == "solution_0001.py" and match["task_name"] == "conv2d_min_tanh_tanh"
     assert match["candidate"]["inputs"] == ["x", "weight"] and match["task"]["required_ops"]
+    # What the kernel computes, not what its host code calls (GetInputShape, SetBlockDim).
+    assert match["candidate"]["apis"] == ["Mmad", "ReduceMin", "Tanh"]
     assert "Task-level matches" in (reports / "leakage.md").read_text()
 
 

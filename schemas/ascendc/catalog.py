@@ -258,6 +258,33 @@ def _shipped_api_names(types_and_macros: bool) -> frozenset[str]:
     return api_names(load_catalog(), types_and_macros=types_and_macros)
 
 
+# Headers of the surface whose functions compute (vector, advanced, cube and matmul), and those
+# whose functions move data, manage queues and buffers or read the system. A name in both
+# (`Init`: a pipe's and a matmul's) is plumbing.
+_COMPUTE_HEADERS = frozenset({"ascendc/vec.h", "ascendc/adv.h", "ascendc/cube.h", "lib/matmul_intf.h"})
+_PLUMBING_HEADERS = frozenset(
+    {"ascendc/pipe.h", "ascendc/tensor.h", "ascendc/datacopy.h", "ascendc/system.h"}
+)
+
+
+@cache
+def compute_api_names() -> frozenset[str]:
+    """The AscendC functions that compute (`Muls`, `ReduceMax`, `Mmad`, `IterateAll`), without
+    configuration getters and tiling helpers: what a row is shown to do when it is set beside a
+    benchmark task (`dedup.tasks`), rather than its host code's `GetInputShape` and `SetBlockDim`."""
+    catalog = load_catalog()
+    plumbing = {e.name for e in catalog.entries if e.header in _PLUMBING_HEADERS}
+    return frozenset(
+        e.name
+        for e in catalog.entries
+        if e.kind in ("function", "method")
+        and e.header in _COMPUTE_HEADERS
+        and e.name not in plumbing
+        and not e.name.startswith("Get")
+        and not e.name.endswith(("Config", "TilingFunc"))
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the AscendC API catalog from the surface headers.")
     parser.add_argument("--write", action="store_true", help=f"write {CATALOG_PATH.name} next to the surface")
