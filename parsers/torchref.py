@@ -17,7 +17,7 @@ import ast
 import operator
 import re
 
-from schemas.taskops import ops_of_words, split_identifier, text_words, torch_ops
+from schemas.taskops import module_constructors, ops_of_words, split_identifier, text_words, torch_ops
 from schemas.tasks import TaskSignature
 
 _ARITHMETIC = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
@@ -194,6 +194,8 @@ def read_reference(task: str, text: str) -> TaskSignature:
         dims=_dims(nodes),
         words=sorted(set(words)),
         values=stated_values(tree, functions),
+        constructor=list(module_constructors(text).get("Model", ())),
+        input_dims=input_dims(tree, functions.get("get_inputs")),
     )
 
 
@@ -262,3 +264,56 @@ def _init_values(func: ast.FunctionDef | None) -> list[int]:
         for n in ast.walk(func)
         if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool)
     ]
+
+
+def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[list[int]]:
+    """The shapes `get_inputs` builds, evaluated from the module's constants
+    (`torch.rand(batch_size, in_channels, depth, width, height)` -> [16, 3, 64, 64, 64]); a
+    tensor whose shape is not plain integer arithmetic on them is left out."""
+    if get_inputs is None:
+        return []
+    env: dict[str, object] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = _evaluate(node.value, env)
+        for target in node.targets:  # `height = width = 256`, `D, H, W = 24, 32, 32`
+            if isinstance(target, ast.Name) and value is not None:
+                env[target.id] = value
+            elif (
+                isinstance(target, ast.Tuple) and isinstance(value, tuple) and len(value) == len(target.elts)
+            ):
+                env.update(
+                    (t.id, v) for t, v in zip(target.elts, value, strict=True) if isinstance(t, ast.Name)
+                )
+    shapes = []
+    for call in ast.walk(get_inputs):
+        if isinstance(call, ast.Call) and _callee(call.func) in _CREATORS - {"randint", "full", "tensor"}:
+            dims: list[object] = []
+            for arg in call.args:
+                value = _evaluate(arg.value if isinstance(arg, ast.Starred) else arg, env)
+                dims.extend(value if isinstance(value, tuple) else [value])
+            sizes = [d for d in dims if isinstance(d, int) and d > 0]
+            if dims and len(sizes) == len(dims):
+                shapes.append(sizes)
+    return shapes
+
+
+def _evaluate(node: ast.AST, env: dict[str, object]) -> object:
+    """An int, a float or a tuple of them, from literals, names bound in `env` and arithmetic."""
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.Tuple | ast.List):
+        items = [_evaluate(e, env) for e in node.elts]
+        return tuple(items) if all(isinstance(i, int | float) for i in items) else None
+    if isinstance(node, ast.BinOp) and type(node.op) in _SAFE_BINOPS:
+        left, right = _evaluate(node.left, env), _evaluate(node.right, env)
+        if isinstance(left, int | float) and isinstance(right, int | float):
+            try:
+                result = _SAFE_BINOPS[type(node.op)](left, right)
+            except ArithmeticError:
+                return None
+            return int(result) if float(result).is_integer() and not isinstance(node.op, ast.Div) else result
+        return None
+    value = _number(node)
+    return int(value) if value is not None and value.is_integer() else value

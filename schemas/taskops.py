@@ -440,3 +440,43 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
 # Every prefix of every vocabulary key: a chunk of several words is looked up only when its
 # first word can start one (most words of a kernel cannot), which keeps the scan linear and cheap.
 WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
+
+
+# A torch module's constructor as a text defines it (`class ModelNew(torch.nn.Module):` ...
+# `def __init__(self, in_channels: int, kernel_size: tuple, stride: int = 1)`). A benchmark's
+# harness builds a solution's model with the task's `get_init_inputs`, so a solution written for
+# a task repeats its reference's constructor, and siblings differ there (`kernel_size: int` for
+# a square kernel, `tuple` for an asymmetric one). Read from text, not `ast`: a training row's
+# Python sits among C++ (a submission's `model_src`, a text row's code block).
+_MODULE_INIT = re.compile(
+    r"\bclass\s+(\w+)\s*\([\w.\s]*Module\s*\)\s*:(?:(?!\nclass\s).)*?"
+    r"\bdef\s+__init__\s*\(\s*self\s*,?(.*?)\)\s*(?:->\s*None\s*)?:",
+    re.S,
+)
+_LINE_COMMENT = re.compile(r"#[^\n]*")
+
+
+def module_constructors(text: str) -> dict[str, tuple[str, ...]]:
+    """Class name -> its `__init__` parameters, each `name:annotation=default` without spaces,
+    for every torch module class the text defines; {} when it defines none."""
+    if "__init__" not in text or "Module" not in text:
+        return {}
+    return {name: _parameters(params) for name, params in _MODULE_INIT.findall(text)}
+
+
+def _parameters(text: str) -> tuple[str, ...]:
+    """Top-level comma-separated parameters (a default may be a tuple), `*args` left out."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in _LINE_COMMENT.sub("", text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    cleaned = ("".join(p.split()).replace('"', "'") for p in parts)
+    return tuple(p for p in cleaned if p and not p.startswith("*"))

@@ -36,6 +36,10 @@ class TaskSignature:
     dims: list[int] = field(default_factory=list)  # spatial ranks of its modules (Conv2d -> 2)
     words: list[str] = field(default_factory=list)  # docstring and comment words (lower case)
     source: str = "pytorch"  # pytorch | text
+    # Structure a solution written for the task repeats: the `Model` constructor's parameters
+    # (`schemas.taskops.module_constructors`) and the shapes `get_inputs` builds, evaluated.
+    constructor: list[str] = field(default_factory=list)
+    input_dims: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -56,6 +60,10 @@ class CandidateFacts:
     numbers: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)
+    # The constructors of the torch modules it defines (a submission's `ModelNew`), and the
+    # tensor shapes its binding pins dimension by dimension (`x.size(1) == 3 && x.size(2) == 64`).
+    constructors: list[list[str]] = field(default_factory=list)
+    pinned_shapes: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from curate.judge import GIVE_UP_AFTER
-from dedup.tasks import TaskIndex, candidate_facts, unit_document
+from dedup.tasks import TaskIndex, candidate_facts, structural_fit, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
@@ -40,6 +40,7 @@ def task_record(
         "matched_name": match.name,
         "matched_ops": match.matched_ops,
         "shared_numbers": match.shared_numbers[:_LIST],
+        "structure": structural_fit(index, t, facts),
         "task": {
             "required_ops": sorted(index.required[t]),
             "ops_in_order": sig.ops[:24],
@@ -47,6 +48,8 @@ def task_record(
             "reductions": sig.reductions[:_LIST],
             "init_params": sig.init_params[:_LIST],
             "input_shapes": sig.input_shapes[:_LIST],
+            "input_dims": sig.input_dims[:_LIST],
+            "constructor": sig.constructor,
             "dims": sig.dims,
         },
         "candidate": {
@@ -58,6 +61,8 @@ def task_record(
             "tiling_fields": facts.tiling_fields[:_LIST],
             "apis": facts.apis[:_LIST],
             "dims": facts.dims,
+            "constructors": facts.constructors[:_LIST],
+            "pinned_shapes": facts.pinned_shapes[:_LIST],
         },
     }
 
@@ -162,6 +167,9 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
         )
         out.append(
             f"| rank: {_join(task['dims'])} | rank: {_join(cand['dims'])}; tiling: {_join(cand['tiling_fields'])} |"
+        )
+        out.append(
+            f"| `Model(...)`: {_join(task['constructor'])} | same structure: {_join(r['structure'])} |"
         )
         out.append(
             f"| matched: {_join(r['matched_ops'])} | same name: {_join([r['matched_name']] if r['matched_name'] else [])} |"

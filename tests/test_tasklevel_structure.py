@@ -1,0 +1,129 @@
+"""Structure a renamed solution still repeats: its model's constructor and the input shapes its
+binding pins. A benchmark's harness builds a solution's `ModelNew` with the task's
+`get_init_inputs` and feeds it `get_inputs`, so a solution written for one of several siblings
+(the same computation, a square or an asymmetric kernel) repeats that sibling's constructor and,
+when it is specialised, its input shapes. Semantics uses them to break a tie its words cannot.
+Fixtures are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, structural_fit
+from parsers.torchref import read_reference
+from schemas.taskops import module_constructors
+from tests.test_tasklevel_judge import PLAIN_CONV
+from tests.test_tasklevel_scoring import _index, _reference, _task
+
+# Siblings: one computation; the square one takes `kernel_size: int` and a square input, the
+# asymmetric one `kernel_size: tuple` and a wider input. A renamed row says neither word.
+SQUARE = (
+    _reference("")
+    .replace("kernel_size):", "kernel_size: int):")
+    .replace("class Model", "# square kernel\nclass Model")
+)
+ASYMMETRIC = (
+    _reference("")
+    .replace("kernel_size):", "kernel_size: tuple):")
+    .replace("torch.rand(10, 6, 30, 30)", "torch.rand(10, 6, 30, 40)")
+    .replace("class Model", "# asymmetric kernel\nclass Model")
+)
+SIBLINGS = {"conv_standard_2d_square_kernel": SQUARE, "conv_standard_2d_asymmetric_kernel": ASYMMETRIC}
+
+MODEL_NEW = """
+// model_src
+import torch
+import custom_ops_lib
+
+
+class ModelNew(torch.nn.Module):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size: {annotation},  # the harness passes the task's init inputs
+    ) -> None:
+        super().__init__()
+
+    def forward(self, x):
+        return custom_ops_lib.op_zulu_custom(x)
+"""
+
+
+def test_constructors_and_input_shapes_are_read() -> None:
+    text = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, dim: int, kernel: tuple = (3, 5), *args, eps: float = 1e-5) -> None:
+        super().__init__()
+    def forward(self, x):
+        return torch.sum(x, dim=self.dim)
+batch = 4
+height = width = 32
+D, H, W = 2, 8, 16
+shape = (7, 9)
+def get_inputs():
+    return [torch.rand(batch, 3, height, width), torch.randn(batch * 2, D, H, W), torch.rand(batch, *shape)]
+"""
+    sig = read_reference("sum_over_dim", text)
+    assert sig.constructor == ["dim:int", "kernel:tuple=(3,5)", "eps:float=1e-5"]
+    assert sig.input_dims == [[4, 3, 32, 32], [8, 2, 8, 16], [4, 7, 9]]
+    assert module_constructors(MODEL_NEW.format(annotation="tuple")) == {
+        "ModelNew": ("in_channels", "out_channels", "kernel_size:tuple")
+    }
+    facts, _ = candidate_facts(
+        "TORCH_CHECK(x.size(0) == 4 && x.size(1) == 7 && x.size(2) == 9); y.size(1) == 2;"
+    )
+    assert facts.pinned_shapes == [[4, 7, 9]], "a partly checked tensor is not a pinned shape"
+
+
+@pytest.mark.parametrize(
+    ("annotation", "task"),
+    [("int", "conv_standard_2d_square_kernel"), ("tuple", "conv_standard_2d_asymmetric_kernel")],
+)
+def test_the_constructor_a_row_repeats_breaks_a_tie_between_siblings(annotation: str, task: str) -> None:
+    index = _index(SIBLINGS)
+    assert match_document(PLAIN_CONV, index)[0] is None  # the words alone place it on neither
+    document = PLAIN_CONV + MODEL_NEW.format(annotation=annotation)
+    match, facts = match_document(document, index)
+    assert _task(index, match) == task
+    assert match is not None and match.layer == "semantics"
+    assert structural_fit(index, match.item, facts) == [
+        f"constructor (in_channels, out_channels, kernel_size:{annotation})"
+    ]
+
+
+def test_an_input_shape_the_binding_pins_breaks_a_tie_between_siblings() -> None:
+    index = _index(SIBLINGS)
+    pins = 'TORCH_CHECK(x.size(0) == 10 && x.size(1) == 6 && x.size(2) == 30 && x.size(3) == 40, "shape");\n'
+    match, facts = match_document(pins + PLAIN_CONV, index)
+    assert _task(index, match) == "conv_standard_2d_asymmetric_kernel"
+    assert structural_fit(index, match.item, facts) == ["input shape [10, 6, 30, 40]"]
+    # A shape neither sibling is run with breaks nothing.
+    match, _ = match_document(pins.replace("== 40", "== 50") + PLAIN_CONV, index)
+    assert match is None
+
+
+def test_a_judge_is_asked_first_about_the_task_whose_structure_the_row_repeats() -> None:
+    # A recurrent cell written out by hand: no word of the row shows a GRU, so semantics has no
+    # reason to offer the task to a judge; the constructor its model repeats does.
+    gru = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 3):
+        super().__init__()
+        self.gru = torch.nn.GRU(input_size, hidden_size, num_layers)
+    def forward(self, x):
+        return self.gru(x)[0]
+def get_inputs():
+    return [torch.rand(512, 10, 128)]
+"""
+    index = _index({**SIBLINGS, "gru": gru})
+    index.judge_candidates = JUDGE_CANDIDATES
+    model = MODEL_NEW.replace(
+        "in_channels,\n        out_channels,\n        kernel_size: {annotation},",
+        "input_size: int, hidden_size: int, num_layers: int = 3,",
+    )
+    row = "__aicore__ void Cell() { Sigmoid(z, a, n); Tanh(h, b, n); Mul(h, z, h, n); Add(o, h, c, n); }"
+    match, _ = match_document(row, index)
+    assert match is None, "a row with no structure and no GRU word was offered the GRU task"
+    match, _ = match_document(row + model, index)
+    assert match is not None and match.layer == "candidate" and _task(index, match) == "gru"
