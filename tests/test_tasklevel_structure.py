@@ -127,3 +127,35 @@ def get_inputs():
     assert match is None, "a row with no structure and no GRU word was offered the GRU task"
     match, _ = match_document(row + model, index)
     assert match is not None and match.layer == "candidate" and _task(index, match) == "gru"
+
+
+TINY_NET = """import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def __init__(self, num_classes=10, width_mult=0.5, stem_channels=24):
+        super().__init__()
+        self.stem = nn.Conv2d(3, stem_channels, 3)
+        self.head = nn.Linear(stem_channels, num_classes)
+    def forward(self, x):
+        x = torch.relu(self.stem(x))
+        x = torch.max_pool2d(x, 2)
+        return self.head(x.mean([2, 3]))
+def get_inputs():
+    return [torch.rand(2, 3, 64, 64)]
+"""
+
+
+def test_a_constructor_only_one_task_has_places_a_network() -> None:
+    # A network's name states no op: before, only its name could place a solution of it.
+    index = _index({**SIBLINGS, "tiny_net": TINY_NET})
+    row = "__aicore__ void Stem() { ConvWindow(acc, x, w); Relu(y, acc, n); MaxPool(p, y, n); Mmad(o, p, w2, n); }"
+    model = MODEL_NEW.replace(
+        "in_channels,\n        out_channels,\n        kernel_size: {annotation},",
+        "num_classes=10, width_mult=0.5, stem_channels=24,",
+    )
+    assert match_document(row, index)[0] is None
+    match, _ = match_document(row + model, index)
+    assert _task(index, match) == "tiny_net" and match is not None and match.layer == "semantics"
+    # The same constructor on a row that shows under half of the network's ops places nothing.
+    match, _ = match_document("__aicore__ void K() { Add(y, x, x, n); }" + model, index)
+    assert match is None
