@@ -430,12 +430,16 @@ JUDGE_FLOOR = 0.4
 
 
 def _judge_candidates(
-    index: TaskIndex, facts: CandidateFacts, words: set[str], numbers: frozenset[float], placed: int
+    index: TaskIndex,
+    facts: CandidateFacts,
+    words: set[str],
+    numbers: frozenset[float],
+    placed: int,
+    fits: set[int],
 ) -> list[TaskMatch]:
     """Tasks a judge is asked about, other than the one semantics `placed` (-1): those whose
-    structure the row repeats first (whatever their score), then the best scoring."""
+    structure the row repeats (`fits`) first, whatever their score, then the best scoring."""
     present = set(facts.ops)
-    fits = fitting_tasks(index, facts)
     pool = {
         t
         for required, tasks in index.groups.items()
@@ -508,19 +512,20 @@ def match_document(
             candidates.append(scored)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)
+    fits = fitting_tasks(index, facts)
     if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
         # below the threshold, or a tie: the one candidate whose structure the row repeats
-        best = _break_tie(index, [s for s in candidates if s.score >= STRUCTURE_FLOOR], facts)
+        best = _only_fitting([s for s in candidates if s.score >= STRUCTURE_FLOOR], fits)
     # A constructor only one task has outweighs words: it places the row where semantics did
     # not, or instead of a task whose structure the row does not repeat. Dev, renamed
     # solutions: 4 more right (two networks, one corrected from a sibling), 1 more wrong (a
     # densenet121 whose model repeats the constructor of `densenet121_dense_block`).
     unique = _uniquely_fitting(index, facts, present)
-    if unique is not None and (best is None or best.task not in fitting_tasks(index, facts)):
+    if unique is not None and (best is None or best.task not in fits):
         best = semantic_score(index, unique, facts, words, numbers)
     judged = []
     if index.judge_candidates:
-        judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1)
+        judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
     if best is not None:
         match = _scored_match(index, best, "semantics")
         match.alternatives = judged
@@ -561,10 +566,9 @@ def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]
     return fits
 
 
-def _break_tie(index: TaskIndex, options: list[SemanticScore], facts: CandidateFacts) -> SemanticScore | None:
+def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:
     """The one option whose structure the row repeats (siblings differ in words a renamed row no
     longer says, and in the constructor and shapes it still states); None otherwise."""
-    fits = fitting_tasks(index, facts)
     fitting = {s.task: s for s in options if s.task in fits}
     return next(iter(fitting.values())) if len(fitting) == 1 else None
 
