@@ -230,3 +230,34 @@ def test_a_context_lookup_too_deep_means_the_server_does_not_say() -> None:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+# -- configuration files (TOML: tomllib recurses too) -----------------------------------------
+
+
+def test_a_recipe_or_config_file_too_deep_is_a_one_line_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text(f"x = {_deep_json()}\n", encoding="utf-8")
+    line = _one_line_error(run_curate("run", str(deep)))
+    assert f"{deep}: not valid TOML" in line
+    args = (
+        "annotate",
+        "--config",
+        str(deep),
+        "-w",
+        str(tmp_path / "ws"),
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+    )
+    line = _one_line_error(run_curate(*args))
+    assert f"{deep}: not valid TOML" in line
+
+
+def test_a_workspace_meta_file_too_deep_is_a_one_line_error(tmp_path: Path) -> None:
+    corpus, ws = tmp_path / "corpus" / "op_kernel", tmp_path / "ws"
+    corpus.mkdir(parents=True)
+    (corpus / "k.cpp").write_text(KERNEL, encoding="utf-8")
+    assert run_curate("ingest", str(tmp_path / "corpus"), "-w", str(ws)).returncode == 0
+    (ws / "meta.json").write_text(_deep_json(), encoding="utf-8")  # a workspace handed over, tampered
+    line = _one_line_error(run_curate("dedup", "-w", str(ws)))
+    assert "meta.json is unreadable (nested too deep" in line
