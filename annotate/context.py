@@ -14,12 +14,13 @@ the journal asks nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from typing import Any
+
+from schemas.nesting import loads_json
 
 LOOKUP_TIMEOUT_S = 5.0
 # Tokens per UTF-8 byte of a prompt, on the safe side: BPE tokenizers of current teachers read
@@ -68,8 +69,8 @@ def _get_json(url: str, api_key: str) -> Any:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {api_key}"})
     try:
         with urllib.request.urlopen(request, timeout=LOOKUP_TIMEOUT_S) as answer:
-            return json.loads(answer.read(1 << 20))
-    except (OSError, ValueError):  # URLError, HTTPError, timeouts, bodies that are not JSON
+            return loads_json(answer.read(1 << 20))
+    except (OSError, ValueError):  # URLError, HTTPError, timeouts, bodies not JSON or nested too deep
         return None
 
 

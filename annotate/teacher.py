@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotate.limits import RateLimiter
+from schemas.nesting import TOO_DEEP, loads_json
 
 RETRYABLE_STATUS = {408, 409, 429}
 MAX_RETRY_AFTER_S = 600.0
@@ -286,7 +287,7 @@ class TeacherClient:
             raise _Retry(f"connection error: {self.redact(str(exc))}", "connection error") from None
         except openai.APIStatusError as exc:
             self.answered = True
-            said = f"{exc.message} {json.dumps(exc.body) if exc.body is not None else ''}"
+            said = f"{exc.message} {_as_json(exc.body) if exc.body is not None else ''}"
             error = self._refused(
                 exc.status_code, str(exc.message), said, exc.response.headers, response_format
             )
@@ -294,16 +295,27 @@ class TeacherClient:
         self.answered = True
         latency = time.perf_counter() - started
         try:
-            data = json.loads(payload)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            self.stats.malformed += 1
-            text = self.redact(payload[:200].decode("utf-8", "replace"))
-            raise _Retry(f"malformed response body (not JSON): {text}", "malformed response") from None
-        embedded = _embedded_error(data)
-        if embedded is not None:  # an error object inside an HTTP 200 (gateways, some serverless hosts)
-            status, said = embedded
-            raise self._refused(status, said, json.dumps(data), None, response_format)
-        return self._reply(data, latency)
+            data = loads_json(payload)  # nested too deep for Python: a JSONDecodeError too
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise self._malformed(payload, exc) from None
+        try:
+            embedded = _embedded_error(data)
+            if embedded is not None:  # an error object inside an HTTP 200 (gateways, serverless hosts)
+                status, said = embedded
+                raise self._refused(status, said, json.dumps(data), None, response_format)
+            return self._reply(data, latency)
+        except RecursionError:  # loaded, but a value too deep to write out as text (`str`, `json.dumps`)
+            raise self._malformed(payload, None) from None
+
+    def _malformed(self, payload: bytes, exc: ValueError | None) -> _Retry:
+        """A body that is not a JSON completion we can read (counted, retried): not JSON at all,
+        or nested too deep for Python (`exc` None: too deep to write out once loaded)."""
+        self.stats.malformed += 1
+        deep = exc is None or (isinstance(exc, json.JSONDecodeError) and exc.msg == TOO_DEEP)
+        text = self.redact(payload[:200].decode("utf-8", "replace"))
+        return _Retry(
+            f"malformed response body ({TOO_DEEP if deep else 'not JSON'}): {text}", "malformed response"
+        )
 
     def _reply(self, data: dict[str, Any], latency: float) -> TeacherReply:
         choices = data.get("choices")
@@ -393,6 +405,14 @@ def _embedded_error(data: Any) -> tuple[int, str] | None:
     code = error.get("code")
     status = code if isinstance(code, int) and 400 <= code < 600 else 500
     return (status, str(error.get("message") or error))
+
+
+def _as_json(value: Any) -> str:
+    """An error body as JSON text, "" when it is nested too deep to write out (a hostile server)."""
+    try:
+        return json.dumps(value)
+    except RecursionError:
+        return ""
 
 
 def _text(value: Any) -> str:

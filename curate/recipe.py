@@ -308,7 +308,7 @@ def load_recipe(file: Path, workspace: Path | None = None) -> Recipe:
         raise RecipeError(f"recipe {file} cannot be read ({exc})") from None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # RecursionError: nested too deep
         raise RecipeError(f"{file}: not valid TOML ({exc})") from None
     loc = _Located(file, text)
     for key in data:

@@ -64,7 +64,7 @@ def load_config(
     if path.exists():
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get(section, {})
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, tomllib.TOMLDecodeError, RecursionError) as exc:  # RecursionError: nested too deep
             raise UserError(f"{path}: not valid TOML ({exc})") from None
         for key, raw in table.items():
             field = key.replace("-", "_")

@@ -34,6 +34,7 @@ from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, stable_id
+from schemas.nesting import loads_json
 from schemas.tasks import ROW_TEXT_KIND
 
 _GIT_URL_RE = re.compile(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
@@ -251,7 +252,7 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = loads_json(line)  # nesting too deep for Python: a JSONDecodeError too
             except json.JSONDecodeError as exc:
                 raise ValueError(
                     f"{path}:{number}: not valid JSON ({exc.msg}); expected one object per line"
@@ -726,7 +727,7 @@ def _jsonl_rows(shard: Shard) -> list[dict[str, Any]]:
         if not raw.strip():
             continue
         try:
-            row = json.loads(raw.decode("utf-8"))
+            row = loads_json(raw.decode("utf-8"))  # nesting too deep: a JSONDecodeError too
         except UnicodeDecodeError:
             raise ValueError(
                 f"{_line_of(shard, offset)}: not UTF-8 text; expected one JSON object per line"

@@ -23,6 +23,7 @@ from curate.errors import UserError
 from curate.stage import WRITING, TableRows
 from schemas import SCHEMA_VERSION
 from schemas.atomic import write_text_atomic
+from schemas.nesting import loads_json
 from schemas.runs import StageRun, run_from_json
 
 # schemas.tables (pyarrow) is imported where a table is read or written, not with this module:
@@ -216,7 +217,7 @@ class Workspace:
         if not self.meta_path.exists():
             return {"schema_version": SCHEMA_VERSION, "tool_version": __version__, "runs": []}
         try:
-            data: dict[str, Any] = json.loads(self.meta_path.read_text())
+            data: dict[str, Any] = loads_json(self.meta_path.read_text())  # too deep: a ValueError too
         except (OSError, ValueError) as exc:
             raise UserError(
                 f"{self.meta_path} is unreadable ({exc}); remove it or use a new workspace"

@@ -14,6 +14,8 @@ import ast
 import json
 from dataclasses import dataclass, field
 
+from schemas.nesting import loads_json, parse_python
+
 SUBMISSION_FIELDS = (
     "project_json_src",
     "host_tiling_src",
@@ -62,28 +64,32 @@ def _names(entries: object, key: str = "name") -> list[str]:
 
 
 def _op_definition(sub: Submission) -> None:
+    """Fill the op definition from `project_json_src`; one that is not JSON, or nested too deep
+    for Python (to load, or to `str()` a value of), gives none and costs nothing else."""
     try:
-        loaded = json.loads(sub.fields.get("project_json_src", ""))
+        loaded = loads_json(sub.fields.get("project_json_src", ""))
     except json.JSONDecodeError:
         return
     ops = loaded if isinstance(loaded, list) else [loaded]
     op = next((o for o in ops if isinstance(o, dict)), None)
     if op is None:
         return
-    sub.op_name = str(op.get("op", ""))
-    sub.inputs = _names(op.get("input_desc"))
-    sub.outputs = _names(op.get("output_desc"))
-    sub.attrs = _names(op.get("attr"))
+    try:
+        op_name = str(op.get("op", ""))
+        inputs, outputs, attrs = (_names(op.get(k)) for k in ("input_desc", "output_desc", "attr"))
+    except RecursionError:  # a value nested too deep to write out as text
+        return
+    sub.op_name, sub.inputs, sub.outputs, sub.attrs = op_name, inputs, outputs, attrs
 
 
 def read_submission(text: str) -> Submission | None:
-    """The submission a file holds, or None when it is not one (not Python, or no kernel and
-    op definition fields)."""
+    """The submission a file holds, or None when it is not one (not Python, nested too deep to
+    parse, or no kernel and op definition fields)."""
     if not looks_like_submission(text):
         return None
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        tree = parse_python(text)
+    except (SyntaxError, ValueError):  # not Python, or nested too deep for Python's parser
         return None
     fields = _string_fields(tree)
     if not fields.keys() >= _REQUIRED:

@@ -17,6 +17,7 @@ import ast
 import operator
 import re
 
+from schemas.nesting import parse_python
 from schemas.taskops import module_constructors, ops_of_words, split_identifier, text_words, torch_ops
 from schemas.tasks import TaskSignature
 
@@ -159,16 +160,26 @@ def signature_from_text(task: str, text: str) -> TaskSignature:
 
 
 def read_reference(task: str, text: str) -> TaskSignature:
-    """The signature of a PyTorch reference; a text that is not Python is read as a description."""
+    """The signature of a PyTorch reference; a text that is not Python, or Python nested too
+    deep to parse or to walk (a hostile file), is read as a description."""
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError):
         return signature_from_text(task, text)
+    try:
+        sig = _tree_signature(task, text, tree)
+    except RecursionError:  # parsed, but too deep for the walks (`_Forward`, `_number`, `ast.unparse`)
+        sig = None
+    return sig if sig is not None else signature_from_text(task, text)
+
+
+def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | None:
+    """The signature a parsed reference states, None when it has no `forward`."""
     nodes = list(ast.walk(tree))  # walked once; every reader below filters this list
     functions = _functions(nodes)
     forward = functions.get("forward")
     if forward is None:
-        return signature_from_text(task, text)
+        return None
     init = functions.get("__init__")
     modules = _module_ops(init) if init else {}
     visitor = _Forward(modules)

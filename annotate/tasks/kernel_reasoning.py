@@ -27,6 +27,7 @@ from annotate.statement import covered_names, statement
 from annotate.tasks import JournalRow, Message, Prompt, TaskParseError, Verdict
 from annotate.teacher import TeacherReply
 from schemas import Diagnostic, KernelUnit
+from schemas.nesting import loads_json
 from schemas.verdicts import REASONING_SECTIONS, Verifier, run_verifiers
 
 SECTION_KEYS = tuple(key for key, _ in REASONING_SECTIONS)
@@ -305,12 +306,15 @@ def _json_sections(content: str) -> dict[str, str] | None:
     if start < 0 or end <= start:
         return None
     try:
-        obj = json.loads(content[start : end + 1])
+        obj = loads_json(content[start : end + 1])  # nested too deep for Python: a JSONDecodeError too
     except json.JSONDecodeError:
         return None
     if not isinstance(obj, dict):
         return None
-    return {key: _as_text(obj[key]) for key in SECTION_KEYS if key in obj}
+    try:
+        return {key: _as_text(obj[key]) for key in SECTION_KEYS if key in obj}
+    except RecursionError:  # a section nested too deep to write out: as unusable as invalid JSON
+        return None
 
 
 def _tagged_sections(content: str) -> dict[str, str]:

@@ -23,6 +23,7 @@ from annotate.tasks import Message, Prompt, TaskParseError, Verdict
 from annotate.teacher import TeacherReply
 from schemas import Diagnostic, DocChunk
 from schemas.config import ConfigError
+from schemas.nesting import loads_json
 from schemas.verdicts import is_accepted
 
 KNOWLEDGE_PROMPT = f"{PROMPT_VERSION}-knowledge"
@@ -104,7 +105,7 @@ def parse(content: str, finish_reason: str = "stop") -> list[QuestionAnswer]:
     if start < 0 or end <= start:
         raise KnowledgeParseError("the answer holds no JSON object")
     try:
-        obj = json.loads(content[start : end + 1])
+        obj = loads_json(content[start : end + 1])  # nested too deep for Python: a JSONDecodeError too
     except json.JSONDecodeError as exc:
         raise KnowledgeParseError(f"the answer is not valid JSON ({exc.msg})") from None
     items = obj.get("items") if isinstance(obj, dict) else None
@@ -114,7 +115,10 @@ def parse(content: str, finish_reason: str = "stop") -> list[QuestionAnswer]:
     for item in items:
         if not isinstance(item, dict):
             continue
-        fields = [str(item.get(k) or "").strip() for k in ("question", "reasoning", "answer")]
+        try:
+            fields = [str(item.get(k) or "").strip() for k in ("question", "reasoning", "answer")]
+        except RecursionError:  # a value nested too deep to write out as text: not a usable item
+            continue
         if all(fields):
             out.append(QuestionAnswer(*fields))
     if not out:
