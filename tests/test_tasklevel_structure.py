@@ -159,3 +159,15 @@ def test_a_constructor_only_one_task_has_places_a_network() -> None:
     # The same constructor on a row that shows under half of the network's ops places nothing.
     match, _ = match_document("__aicore__ void K() { Add(y, x, x, n); }" + model, index)
     assert match is None
+
+
+def test_a_pinned_shape_outweighs_a_word_for_another_sibling() -> None:
+    # The row's comment says "square" (a word of the other sibling's reference), its binding pins
+    # the asymmetric sibling's input: the structure, not the word, is what it was written for.
+    index = _index(SIBLINGS)
+    worded = PLAIN_CONV + "\n// square kernel, square tiles\n"
+    match, _ = match_document(worded, index)
+    assert _task(index, match) == "conv_standard_2d_square_kernel"
+    pins = "TORCH_CHECK(x.size(0) == 10 && x.size(1) == 6 && x.size(2) == 30 && x.size(3) == 40);\n"
+    match, _ = match_document(pins + worded, index)
+    assert _task(index, match) == "conv_standard_2d_asymmetric_kernel"
