@@ -448,20 +448,25 @@ WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)
 # a task repeats its reference's constructor, and siblings differ there (`kernel_size: int` for
 # a square kernel, `tuple` for an asymmetric one). Read from text, not `ast`: a training row's
 # Python sits among C++ (a submission's `model_src`, a text row's code block).
-_MODULE_INIT = re.compile(
-    r"\bclass\s+(\w+)\s*\([\w.\s]*Module\s*\)\s*:(?:(?!\nclass\s).)*?"
-    r"\bdef\s+__init__\s*\(\s*self\s*,?(.*?)\)\s*(?:->\s*None\s*)?:",
-    re.S,
-)
+_MODULE_CLASS = re.compile(r"\bclass\s+(\w+)\s*\([\w.\s]*Module\s*\)\s*:")
+_INIT_PARAMETERS = re.compile(r"\bdef\s+__init__\s*\(\s*self\s*,?(.*?)\)\s*(?:->\s*None\s*)?:", re.S)
 _LINE_COMMENT = re.compile(r"#[^\n]*")
 
 
 def module_constructors(text: str) -> dict[str, tuple[str, ...]]:
     """Class name -> its `__init__` parameters, each `name:annotation=default` without spaces,
-    for every torch module class the text defines; {} when it defines none."""
+    for every torch module class the text defines; {} when it defines none. Each class's
+    `__init__` is looked for only up to the next class: linear in the text, however hostile."""
     if "__init__" not in text or "Module" not in text:
         return {}
-    return {name: _parameters(params) for name, params in _MODULE_INIT.findall(text)}
+    classes = list(_MODULE_CLASS.finditer(text))
+    found = {}
+    for here, after in zip(classes, [*classes[1:], None], strict=True):
+        end = after.start() if after is not None else len(text)
+        init = _INIT_PARAMETERS.search(text, here.end(), end)
+        if init is not None:
+            found[here.group(1)] = _parameters(init.group(1))
+    return found
 
 
 def _parameters(text: str) -> tuple[str, ...]:

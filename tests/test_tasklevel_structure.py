@@ -171,3 +171,12 @@ def test_a_pinned_shape_outweighs_a_word_for_another_sibling() -> None:
     pins = "TORCH_CHECK(x.size(0) == 10 && x.size(1) == 6 && x.size(2) == 30 && x.size(3) == 40);\n"
     match, _ = match_document(pins + worded, index)
     assert _task(index, match) == "conv_standard_2d_asymmetric_kernel"
+
+
+def test_a_constructor_is_read_within_its_own_class_only() -> None:
+    # Each class's `__init__` is looked for up to the next class. Before, a class without one took
+    # the next class's (and a hostile row of 20,000 such classes took minutes: every class scanned
+    # the rest of the text).
+    hostile = "class A(nn.Module): pass " * 20_000 + "class B(nn.Module):\n    def __init__(self, x: int):\n"
+    found = module_constructors(hostile)
+    assert found == {"B": ("x:int",)}
