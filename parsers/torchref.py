@@ -310,6 +310,9 @@ def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[lis
     return shapes
 
 
+_LARGEST = 1 << 53
+
+
 def _evaluate(node: ast.AST, env: dict[str, object]) -> object:
     """An int, a float or a tuple of them, from literals, names bound in `env` and arithmetic."""
     if isinstance(node, ast.Name):
@@ -323,6 +326,8 @@ def _evaluate(node: ast.AST, env: dict[str, object]) -> object:
             try:
                 result = _SAFE_BINOPS[type(node.op)](left, right)
             except ArithmeticError:
+                return None
+            if not abs(result) <= _LARGEST:  # a shape is far smaller; names could square a value forever
                 return None
             return int(result) if float(result).is_integer() and not isinstance(node.op, ast.Div) else result
         return None

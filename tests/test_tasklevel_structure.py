@@ -180,3 +180,18 @@ def test_a_constructor_is_read_within_its_own_class_only() -> None:
     hostile = "class A(nn.Module): pass " * 20_000 + "class B(nn.Module):\n    def __init__(self, x: int):\n"
     found = module_constructors(hostile)
     assert found == {"B": ("x:int",)}
+
+
+def test_a_reference_whose_constants_square_themselves_is_read_without_computing_them() -> None:
+    # Hostile: each constant the square of the one before; evaluated in full, the 40th has more
+    # digits than memory holds. A shape is far smaller: such a value is left out.
+    chain = "".join(
+        f"v{i} = {'a' if i == 0 else f'v{i - 1}'} * {'a' if i == 0 else f'v{i - 1}'}\n" for i in range(40)
+    )
+    text = (
+        "import torch\na = 2 ** 40\n"
+        + chain
+        + "class Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
+        + "def get_inputs():\n    return [torch.rand(v39, 3), torch.rand(a, 2)]\n"
+    )
+    assert read_reference("relu", text).input_dims == [[2**40, 2]]
