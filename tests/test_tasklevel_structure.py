@@ -183,8 +183,9 @@ def test_a_constructor_is_read_within_its_own_class_only() -> None:
 
 
 def test_a_reference_whose_constants_square_themselves_is_read_without_computing_them() -> None:
-    # Hostile: each constant the square of the one before; evaluated in full, the 40th has more
-    # digits than memory holds. A shape is far smaller: such a value is left out.
+    # Hostile: each constant the square of the one before; in full, the 40th has more digits than
+    # memory holds (before, the evaluation stopped the run with an OverflowError). A shape is far
+    # smaller: such a value is left out.
     chain = "".join(
         f"v{i} = {'a' if i == 0 else f'v{i - 1}'} * {'a' if i == 0 else f'v{i - 1}'}\n" for i in range(40)
     )
