@@ -397,14 +397,21 @@ VALUE_CLAIM_SHARED = 3
 VALUE_CLAIM_AGREEMENT = 0.4
 
 
-def _stated_weak_tasks(index: TaskIndex, numbers: frozenset[float], present: set[str]) -> list[int]:
-    """Weak-op tasks whose required ops the row shows and whose numbers it states (an inverted
-    map from value to task: rows that state none cost one dict lookup per number)."""
+def _stated_weak_tasks(
+    index: TaskIndex, numbers: frozenset[float], present: set[str], dims: set[int]
+) -> list[int]:
+    """Weak-op tasks whose required ops the row shows, whose numbers it states and whose rank it
+    does not contradict (an inverted map from value to task: rows that state none cost one dict
+    lookup per number)."""
     counts: dict[int, int] = {}
     for v in numbers:
         for t in index.weak_by_value.get(v, ()):
             counts[t] = counts.get(t, 0) + 1
-    return [t for t, c in counts.items() if c >= VALUE_CLAIM_SHARED and index.required[t] <= present]
+    return [
+        t
+        for t, c in counts.items()
+        if c >= VALUE_CLAIM_SHARED and index.required[t] <= present and _same_rank(index, t, dims)
+    ]
 
 
 def _value_agreement(
@@ -506,7 +513,7 @@ def match_document(
     candidates = [
         semantic_score(index, t, facts, words, numbers) for t in _claimable_tasks(index, facts, present)
     ]
-    for t in _stated_weak_tasks(index, numbers, present):
+    for t in _stated_weak_tasks(index, numbers, present, set(facts.dims)):
         scored = semantic_score(index, t, facts, words, numbers)
         if scored.constants >= VALUE_CLAIM_AGREEMENT:
             candidates.append(scored)
@@ -583,8 +590,12 @@ def _uniquely_fitting(index: TaskIndex, facts: CandidateFacts, present: set[str]
     Input shapes are not enough on their own: a pinned weight can have a task's input shape."""
     for params in facts.constructors:
         tasks = index.structures.get(("constructor", tuple(params)), [])
-        if len(tasks) == 1 and 2 * len(index.required[tasks[0]] & present) >= len(index.required[tasks[0]]):
-            return tasks[0]
+        if len(tasks) != 1:
+            continue
+        t = tasks[0]
+        shows_half = 2 * len(index.required[t] & present) >= len(index.required[t])
+        if shows_half and _same_rank(index, t, set(facts.dims)):
+            return t
     return None
 
 

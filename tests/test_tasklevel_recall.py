@@ -174,3 +174,23 @@ def test_match_units_reads_a_rows_instruction_as_the_audit_does() -> None:
     untold = table_units([{"output": output}], ["a"], "train", "output", "auto", set(), 0)
     assert [_task(index, m) for m in match_units(told, index)] == ["conv2d_tanh_bravo"]
     assert match_units(untold, index) == []  # the code alone does not tell the siblings apart
+
+
+def test_a_row_of_another_rank_does_not_claim_a_weak_task_on_its_numbers() -> None:
+    # Before, the claim on stated numbers skipped the rank check every other claim makes: a 2-D
+    # transposed convolution that summed its rows was placed on a 3-D task sharing three numbers.
+    reference = (
+        _reference("        x = torch.sum(x, dim=1, keepdim=True)")
+        .replace("nn.Conv2d", "nn.ConvTranspose3d")
+        .replace("def get_inputs", "D = 733\nH = 517\nW = 389\n\ndef get_inputs")
+    )
+    index = _index({"conv_transpose3d_sum": reference, "gelu": GELU})
+    body = """
+// deconvolution (transposed convolution), then the sum over channels; D=733 H=517 W=389
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
+  ConvWindow(acc, x, w); ReduceSum(y, acc, work, n);
+}"""
+    assert _task(index, match_document('TORCH_CHECK(x.dim() == 5, "NCDHW");\n' + body, index)[0]) == (
+        "conv_transpose3d_sum"
+    )
+    assert match_document('TORCH_CHECK(x.dim() == 4, "NCHW");\n' + body, index)[0] is None

@@ -156,9 +156,11 @@ def test_a_constructor_only_one_task_has_places_a_network() -> None:
     assert match_document(row, index)[0] is None
     match, _ = match_document(row + model, index)
     assert _task(index, match) == "tiny_net" and match is not None and match.layer == "semantics"
-    # The same constructor on a row that shows under half of the network's ops places nothing.
+    # The same constructor on a row that shows under half of the network's ops places nothing,
+    # and neither does it on a row of another rank (a 3-D input checked against a 2-D network).
     match, _ = match_document("__aicore__ void K() { Add(y, x, x, n); }" + model, index)
     assert match is None
+    assert match_document('TORCH_CHECK(x.dim() == 5, "NCDHW");\n' + row + model, index)[0] is None
 
 
 def test_a_pinned_shape_outweighs_a_word_for_another_sibling() -> None:
