@@ -179,13 +179,21 @@ def candidate_facts(
             facts.inferred.append(op)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)}) or _checked_rank(code)
     _transposed_flag(code, facts)
-    facts.constructors = [list(params) for params in module_constructors(code).values()]
+    facts.constructors = _model_constructors(code)
     facts.pinned_shapes = _pinned_shapes(code)
     facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
     facts.values = sorted(literal_values(code))
     if full:
         _stated_facts(code, facts)
     return facts, own | words
+
+
+def _model_constructors(code: str) -> list[list[str]]:
+    """The constructor a harness calls: `ModelNew`'s when the row defines it (its other module
+    classes are parts: a dense layer inside a DenseNet), else every module class's."""
+    found = module_constructors(code)
+    chosen = [found["ModelNew"]] if "ModelNew" in found else list(found.values())
+    return [list(params) for params in chosen]
 
 
 # A binding that accepts one shape only states it dimension by dimension (`TORCH_CHECK(x.size(0)

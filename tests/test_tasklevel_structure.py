@@ -198,3 +198,14 @@ def test_a_reference_whose_constants_square_themselves_is_read_without_computing
         + "def get_inputs():\n    return [torch.rand(v39, 3), torch.rand(a, 2)]\n"
     )
     assert read_reference("relu", text).input_dims == [[2**40, 2]]
+
+
+def test_the_constructor_read_is_the_models_not_its_parts() -> None:
+    # A network's solution defines its blocks as module classes too; a block's constructor can be
+    # another task's (a dense block inside a DenseNet). The harness builds ModelNew: that is read.
+    index = _index({**SIBLINGS, "tiny_net": TINY_NET})
+    row = "__aicore__ void Stem() { ConvWindow(acc, x, w); Relu(y, acc, n); MaxPool(p, y, n); Mmad(o, p, w2, n); }"
+    block = "\nclass Block(nn.Module):\n    def __init__(self, num_classes=10, width_mult=0.5, stem_channels=24):\n        pass\n"
+    model = "\nclass ModelNew(nn.Module):\n    def __init__(self, depth: int = 121):\n        pass\n"
+    assert _task(index, match_document(row + block, index)[0]) == "tiny_net"  # no ModelNew: every class
+    assert match_document(row + block + model, index)[0] is None
