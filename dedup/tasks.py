@@ -290,6 +290,9 @@ _STRONG_STEMS = tuple(
 )
 
 
+Structure = tuple[str, tuple[Any, ...]]  # ("constructor", parameters) or ("input", shape)
+
+
 @dataclass(slots=True)
 class TaskIndex:
     """The benchmark's tasks prepared once for every shard of the training side."""
@@ -307,7 +310,7 @@ class TaskIndex:
     # that state it: such a task is claimed by semantics only on the numbers it states.
     weak_by_value: dict[float, list[int]] = field(default_factory=dict)
     # ("constructor", parameters) and ("input", shape) -> the tasks that state it (`fitting_tasks`)
-    structures: dict[tuple[str, tuple[Any, ...]], list[int]] = field(default_factory=dict)
+    structures: dict[Structure, list[int]] = field(default_factory=dict)
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
@@ -345,7 +348,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
-        for structure in _structures(sig.constructor, sig.input_dims):
+        for structure in _structures([sig.constructor], sig.input_dims):
             index.structures.setdefault(structure, []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     for t, required in enumerate(index.required):
@@ -559,28 +562,29 @@ def match_document(
 STRUCTURE_FLOOR = 0.4
 
 
-def _structures(constructor: list[str], shapes: list[list[int]]) -> list[tuple[str, tuple[Any, ...]]]:
-    found: list[tuple[str, tuple[Any, ...]]] = [("constructor", tuple(constructor))] if constructor else []
-    return found + [("input", tuple(shape)) for shape in shapes]
+def _structures(constructors: Iterable[Sequence[str]], shapes: Iterable[Sequence[int]]) -> list[Structure]:
+    """The structure keys of a task (its one constructor, its input shapes) or of a row (the
+    constructors it defines, the shapes it pins): one spelling, so that both sides compare."""
+    return [("constructor", tuple(c)) for c in constructors if c] + [("input", tuple(s)) for s in shapes]
+
+
+def _row_structures(facts: CandidateFacts) -> list[Structure]:
+    return _structures(facts.constructors, facts.pinned_shapes)
 
 
 def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
     """Tasks whose structure the row repeats: its reference's constructor (a submission's
     `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins."""
-    if not facts.constructors and not facts.pinned_shapes:
-        return set()
-    keys = [k for c in facts.constructors for k in _structures(c, [])] + _structures([], facts.pinned_shapes)
-    return {t for key in keys for t in index.structures.get(key, ())}
+    return {t for key in _row_structures(facts) for t in index.structures.get(key, ())}
 
 
 def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]:
     """What of task `t`'s structure the row repeats, as the report states it."""
     sig = index.signatures[t]
-    fits = []
-    if sig.constructor and sig.constructor in facts.constructors:
-        fits.append(f"constructor ({', '.join(sig.constructor)})")
-    fits += [f"input shape {list(shape)}" for shape in facts.pinned_shapes if shape in sig.input_dims][:1]
-    return fits
+    stated = set(_structures([sig.constructor], sig.input_dims))
+    shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
+    constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
+    return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
 
 
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:
@@ -595,8 +599,8 @@ def _uniquely_fitting(index: TaskIndex, facts: CandidateFacts, present: set[str]
     that constructor, provided the row shows at least half of the ops the task requires: a
     network (whose name states no op), or a fused task whose ops the row writes out by hand.
     Input shapes are not enough on their own: a pinned weight can have a task's input shape."""
-    for params in facts.constructors:
-        tasks = index.structures.get(("constructor", tuple(params)), [])
+    for key in _structures(facts.constructors, []):
+        tasks = index.structures.get(key, [])
         if len(tasks) != 1:
             continue
         t = tasks[0]
