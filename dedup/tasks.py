@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dedup.idioms import handwritten_ops
 from dedup.names import op_name_key
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
@@ -132,7 +133,9 @@ def name_states_ops(signature: TaskSignature) -> bool:
     return any(strength(op) != GENERIC for op in ops_of_words(split_identifier(signature.task)))
 
 
-def semantically_claimable(required: frozenset[str], inferred: Sequence[str] = ()) -> bool:
+def semantically_claimable(
+    required: frozenset[str], inferred: Sequence[str] = (), incidental: Sequence[str] = ()
+) -> bool:
     """The evidence semantics needs: a single-op task's one strong op, or two strong ops of a
     fused task. A fused task of one strong op and weak ones (`matmul_min_subtract`) is left to
     identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling. An op the
@@ -143,7 +146,7 @@ def semantically_claimable(required: frozenset[str], inferred: Sequence[str] = (
     counted = required - {"conv"} if "conv_transpose" in required else required
     strong = sum(1 for op in counted if strength(op) == STRONG and op not in inferred)
     if not is_fused(sorted(required)):
-        strong = sum(1 for op in required if strength(op) == STRONG)
+        strong = sum(1 for op in required if strength(op) == STRONG and op not in incidental)
     return strong >= 2 if is_fused(sorted(required)) else strong == 1
 
 
@@ -173,6 +176,11 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
+    for op, shown, incidental in handwritten_ops(code):
+        if op not in facts.ops:
+            facts.ops[op] = shown
+            if incidental:
+                facts.incidental.append(op)
     for op, parts in COMPOSITES:
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
@@ -375,7 +383,8 @@ def semantic_score(
     sig = index.signatures[t]
     task_ops = set(sig.ops) | set(index.required[t])
     helpers = implied_ops(task_ops) - task_ops  # a conv's matmul, a mish's softplus: not extra work
-    inferred = set(facts.inferred)  # written out by hand: evidence for the task, never extra work
+    # recognised from other ops or from a shape that serves other ends: evidence, never extra work
+    inferred = set(facts.inferred) | set(facts.incidental)
     shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers and op not in inferred}
     shown |= {op for op in task_ops if op in facts.ops}
     both = sum(_WEIGHT[strength(op)] for op in task_ops & shown)
@@ -616,7 +625,7 @@ def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str])
     identity and to its stated numbers); a network is placed by its name only."""
     dims = set(facts.dims)
     for required, tasks in index.groups.items():
-        if required <= present and semantically_claimable(required, facts.inferred):
+        if required <= present and semantically_claimable(required, facts.inferred, facts.incidental):
             yield from (t for t in tasks if index.named[t] and _same_rank(index, t, dims))
 
 
@@ -686,7 +695,9 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
             if is_fused(sorted(required)):
                 if 2 * len(required & present) >= len(required):
                     return t, name
-            elif name not in facts.function_names or not _does_more_than(index, t, present, facts.inferred):
+            elif name not in facts.function_names or not _does_more_than(
+                index, t, present, [*facts.inferred, *facts.incidental]
+            ):
                 return t, name
     return None
 

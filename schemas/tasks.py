@@ -57,6 +57,8 @@ class CandidateFacts:
     apis: list[str] = field(default_factory=list)  # AscendC calls, in first-seen order
     ops: dict[str, str] = field(default_factory=dict)  # canonical op -> the word that showed it
     inferred: list[str] = field(default_factory=list)  # ops of `ops` recognised from other ops
+    # ops of `ops` shown only by a code shape that also serves other ends (`dedup.idioms`)
+    incidental: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)

@@ -1,0 +1,91 @@
+"""Ops a kernel writes out by hand, recognised by the shape of the code that computes them.
+
+A solution whose names were changed still computes its task. Where it calls no AscendC API
+named after an op and no word says it, the code shape does: `if (v < 0.0f) v = 0.0f;` is a
+relu, `v >= 0.0f ? v : v * slope` a leaky relu, `1.0f / (1.0f + expf(-v))` a sigmoid, the
+constant 0.044715 a GELU. Each idiom is a regular expression behind a literal the text must
+hold (a cheap test that skips the regex on most rows).
+
+Some shapes also serve other ends: a zero clamp guards a variance before its square root, a
+window's reciprocal scales any sum. Their ops are `incidental`: they complete a fused task whose
+other ops the row shows (`conv2d_relu_bias_add`), never claim a single-op task alone, and never
+count as work beyond a task. Each idiom was kept for what it does on the dev split (README
+"Task-level leaks").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ZERO = r"0\.0*[fF]?(?![\w.])"  # a float zero (`0.0f`, `0.f`, `0.0`): an int 0 clamps an index
+_ONE = r"1(?:\.0*)?[fF]?"
+_EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
+
+
+@dataclass(frozen=True, slots=True)
+class Idiom:
+    op: str
+    screen: str  # a literal the text must hold for the pattern to be tried
+    pattern: re.Pattern[str]
+    incidental: bool  # the shape also serves other ends (see the module's docstring)
+
+
+def _idiom(op: str, screen: str, pattern: str, incidental: bool = False) -> Idiom:
+    return Idiom(op, screen, re.compile(pattern), incidental)
+
+
+IDIOMS: tuple[Idiom, ...] = (
+    # v = max(v, 0): as a branch, a conditional, a max call, or AscendC's Maxs with a zero scalar
+    _idiom("relu", "0.", rf"if\s*\(\s*(\w+)\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
+    _idiom("relu", "?", rf"(\w+)\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True),
+    _idiom("relu", "?", rf"(\w+)\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
+    _idiom(
+        "relu",
+        "max",
+        rf"\b(?:fmaxf?|(?:std::)?max)\s*\(\s*(?:\w+\s*,\s*{_ZERO}|{_ZERO}\s*,\s*\w+)\s*\)",
+        True,
+    ),
+    _idiom(
+        "relu",
+        "Maxs",
+        r"\bMaxs\s*(?:<[^<>;]*>)?\s*\(\s*[^,;]+,\s*[^,;]+,\s*(?:\(\s*\w+\s*\)\s*\(?|static_cast<\w+>\()?"
+        r"\s*0(?:\.0*)?[fF]?\s*\)?\s*,",
+        True,
+    ),
+    # v < 0 scaled by a slope: `v >= 0.0f ? v : v * slope`, `if (v < 0.0f) v *= slope;`
+    _idiom(
+        "leaky_relu", "?", rf"(\w+)\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+"
+    ),
+    _idiom("leaky_relu", "?", rf"(\w+)\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
+    _idiom("leaky_relu", "0.", rf"if\s*\(\s*(\w+)\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
+    # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
+    _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
+    _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),
+    _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691"),
+    _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632"),
+    # a sum over a window or a plane times the reciprocal of its size: an average pool or a mean
+    _idiom(
+        "avg_pool",
+        "ool",
+        r"(?i)\b\w*(?:inv\w*pool|pool\w*(?:reciprocal|inv|divisor|count|elems))\w*\b",
+        True,
+    ),
+    _idiom("mean", "um", r"\b\w*[sS]um\w*\s*\*\s*(?:this->)?\w*(?:[rR]eciprocal|[iI]nv[A-Z_]\w*)\b", True),
+)
+
+
+def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:
+    """(op, the code that shows it, incidental) for each op an idiom finds in `code`, each op once
+    (a specific shape wins over an incidental one)."""
+    found: dict[str, tuple[str, str, bool]] = {}
+    for idiom in IDIOMS:
+        if idiom.screen not in code:
+            continue
+        hit = idiom.pattern.search(code)
+        if hit is None:
+            continue
+        known = found.get(idiom.op)
+        if known is None or (known[2] and not idiom.incidental):
+            found[idiom.op] = (idiom.op, " ".join(hit.group(0).split())[:60], idiom.incidental)
+    return list(found.values())
