@@ -209,3 +209,15 @@ def test_the_constructor_read_is_the_models_not_its_parts() -> None:
     model = "\nclass ModelNew(nn.Module):\n    def __init__(self, depth: int = 121):\n        pass\n"
     assert _task(index, match_document(row + block, index)[0]) == "tiny_net"  # no ModelNew: every class
     assert match_document(row + block + model, index)[0] is None
+
+
+def test_of_the_candidates_the_words_tie_the_one_whose_structure_the_row_repeats_is_placed() -> None:
+    # Two tasks repeat the row's constructor (the square sibling and a dilated, padded one the
+    # words score lower), so the structure alone picks neither; of the two the words tie, only
+    # the square sibling repeats it.
+    dilated = SQUARE.replace("# square kernel", "# square kernel, dilated and padded, grouped and strided")
+    index = _index({**SIBLINGS, "conv_standard_2d_square_kernel_dilated_padded_grouped_strided": dilated})
+    document = "// a standard convolution\n" + PLAIN_CONV + MODEL_NEW.format(annotation="int")
+    match, _ = match_document(document, index)
+    assert _task(index, match) == "conv_standard_2d_square_kernel"
+    assert match is not None and match.layer == "semantics"
