@@ -59,6 +59,17 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     _idiom("leaky_relu", "?", rf"(\w+)\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
     _idiom("leaky_relu", "0.", rf"if\s*\(\s*(\w+)\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
+    # v times its own sigmoid: AscendC's Sigmoid then a Mul by its input, or as written in a formula
+    _idiom(
+        "swish",
+        "Sigmoid",
+        r"\bSigmoid\s*(?:<[^<>;]*>)?\s*\(\s*(\w+)\s*,\s*(\w+)[^;]*;\s*(?:AscendC::)?Mul\s*(?:<[^<>;]*>)?"
+        r"\s*\(\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
+    ),
+    _idiom("swish", "igmoid", r"(?i)\b(\w+)\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
+    _idiom("swish", "exp", rf"\b(\w+)\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
+    # a loss over an anchor, a positive and a negative: a triplet margin loss
+    _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),

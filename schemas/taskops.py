@@ -99,6 +99,9 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "conv": ("conv",),
     "convolution": ("conv",),
     "im2col": ("conv",),
+    "depthwise": ("conv",),
+    "oihw": ("conv",),  # a convolution's weight layouts
+    "oidhw": ("conv",),
     "convtranspose": ("conv_transpose", "conv"),
     "conv_transpose": ("conv_transpose", "conv"),
     "transposed_conv": ("conv_transpose", "conv"),

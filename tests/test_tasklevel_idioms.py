@@ -25,6 +25,11 @@ def _ops(code: str) -> dict[str, bool]:
         ("return (v >= 0.0f) ? v : (v * neg_slope);", "leaky_relu"),
         ("if (v < 0.0f) v *= slope;", "leaky_relu"),
         ("float s = 1.0f / (1.0f + expf(-x));", "sigmoid"),
+        ("AscendC::Sigmoid(s, xLocal, len);\n    AscendC::Mul(yLocal, xLocal, s, len);", "swish"),
+        ("Sigmoid<float>(y, x, tmp, n); Mul(y, y, x, n);", "swish"),
+        ('m.def("op", &op, "op(x) -> x * sigmoid(x)");', "swish"),
+        ("return v / (1.0f + expf(-v));", "swish"),
+        ("void Init(GM_ADDR anchor, GM_ADDR positive, GM_ADDR negative, GM_ADDR y)", "triplet"),
         ("float sp = log1pf(expf(x));", "softplus"),
         ("float sp = logf(1.0f + std::exp(x));", "softplus"),
         ("const float k1 = 0.044715f;", "gelu"),
@@ -45,6 +50,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "y = x * scale + bias;",
         "float e = expf(x - maxv);",
         "maxv = (v > maxv) ? v : maxv;",
+        "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
@@ -114,3 +120,12 @@ def get_inputs():
     match, _ = match_document(row, index)
     assert match is not None and match.layer == "candidate" and _task(index, match) == "softplus"
     assert match_document(row.replace("log1pf(expf(x[i]))", "x[i] * 2.0f"), index)[0] is None
+
+
+@pytest.mark.parametrize(
+    "code", ["const at::Tensor& w_depthwise", 'TORCH_CHECK(w.dim() == 4, "weight must be OIHW")']
+)
+def test_words_only_a_convolution_has_show_one(code: str) -> None:
+    # A renamed depthwise-separable solution says neither "conv" nor "convolution".
+    facts, _ = candidate_facts(code)
+    assert "conv" in facts.ops
