@@ -106,6 +106,8 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "conv_transpose": ("conv_transpose", "conv"),
     "transposed_conv": ("conv_transpose", "conv"),
     "deconv": ("conv_transpose", "conv"),
+    "convt": ("conv_transpose", "conv"),  # `convT`, `ConvTPoint`
+    "conv_t": ("conv_transpose", "conv"),
     "deconvolution": ("conv_transpose", "conv"),
     "matmul": ("matmul",),
     "mat_mul": ("matmul",),

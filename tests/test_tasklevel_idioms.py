@@ -129,3 +129,8 @@ def test_words_only_a_convolution_has_show_one(code: str) -> None:
     # A renamed depthwise-separable solution says neither "conv" nor "convolution".
     facts, _ = candidate_facts(code)
     assert "conv" in facts.ops
+
+
+def test_a_transposed_convolution_abbreviated_is_one() -> None:
+    facts, _ = candidate_facts("// ConvT(stride=2) then pool\nfloat v = ConvTPoint(n, c, d, h, w);")
+    assert facts.ops["conv_transpose"] == "convt"
