@@ -68,6 +68,14 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     _idiom("swish", "igmoid", r"(?i)\b(\w+)\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
     _idiom("swish", "exp", rf"\b(\w+)\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
+    # a recurrent cell fed an initial hidden and cell state: an LSTM (a GRU has no cell state)
+    _idiom("lstm", "h0", r"(?s)^(?=.*\bh0\b)(?=.*\bc0\b)(?=.*\b(?:w_?ih|weight_ih\w*)\b)"),
+    # an op whose input is a sampling grid
+    _idiom(
+        "grid_sample",
+        "grid",
+        r'\bInput\("grid"\)|"name"\s*:\s*"grid"|def forward\(\s*self\s*,\s*\w+\s*,\s*grid\s*\)',
+    ),
     # a loss over an anchor, a positive and a negative: a triplet margin loss
     _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU

@@ -29,6 +29,11 @@ def _ops(code: str) -> dict[str, bool]:
         ("Sigmoid<float>(y, x, tmp, n); Mul(y, y, x, n);", "swish"),
         ('m.def("op", &op, "op(x) -> x * sigmoid(x)");', "swish"),
         ("return v / (1.0f + expf(-v));", "swish"),
+        (
+            "at::Tensor run(const at::Tensor& x, const at::Tensor& h0, const at::Tensor& c0, const at::Tensor& w_ih)",
+            "lstm",
+        ),
+        ('this->Input("x"); this->Input("grid");', "grid_sample"),
         ("void Init(GM_ADDR anchor, GM_ADDR positive, GM_ADDR negative, GM_ADDR y)", "triplet"),
         ("float sp = log1pf(expf(x));", "softplus"),
         ("float sp = logf(1.0f + std::exp(x));", "softplus"),
@@ -51,6 +56,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "float e = expf(x - maxv);",
         "maxv = (v > maxv) ? v : maxv;",
         "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
+        "const at::Tensor& h0, const at::Tensor& w_ih",  # a GRU's inputs: no cell state
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
