@@ -78,6 +78,22 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     # a loss over an anchor, a positive and a negative: a triplet margin loss
     _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
+    # a clamp to [-1, 1]: AscendC's Maxs(-1) then Mins(1), or fmin(fmax(v, -1), 1)
+    _idiom(
+        "hardtanh",
+        "Mins",
+        r"\bMaxs\s*(?:<[^<>;]*>)?\s*\([^;]*?-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]*;\s*(?:AscendC::)?Mins\s*"
+        r"(?:<[^<>;]*>)?\s*\([^;]*?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
+    ),
+    _idiom(
+        "hardtanh", "min", rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*\w+\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)"
+    ),
+    # a row divided by the sum of its magnitudes: an L1 norm
+    _idiom(
+        "norm",
+        "Abs",
+        r"(?s)\bAbs\s*(?:<[^<>;]*>)?\s*\(.{0,400}?\bReduceSum\b.{0,400}?\bDiv\s*(?:<[^<>;]*>)?\s*\(",
+    ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),

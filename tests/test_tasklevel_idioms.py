@@ -34,6 +34,12 @@ def _ops(code: str) -> dict[str, bool]:
             "lstm",
         ),
         ('this->Input("x"); this->Input("grid");', "grid_sample"),
+        ("AscendC::Maxs(y, x, (float)(-1.0f), n);\n    AscendC::Mins(y, y, (float)(1.0f), n);", "hardtanh"),
+        ("y[i] = fminf(fmaxf(x[i], -1.0f), 1.0f);", "hardtanh"),
+        (
+            "Abs(a, x, n);\n  ReduceSum<float>(a, a, tmp, n);\n  Duplicate(a, s, n);\n  Div(y, x, a, n);",
+            "norm",
+        ),
         ("void Init(GM_ADDR anchor, GM_ADDR positive, GM_ADDR negative, GM_ADDR y)", "triplet"),
         ("float sp = log1pf(expf(x));", "softplus"),
         ("float sp = logf(1.0f + std::exp(x));", "softplus"),
@@ -57,6 +63,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "maxv = (v > maxv) ? v : maxv;",
         "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
         "const at::Tensor& h0, const at::Tensor& w_ih",  # a GRU's inputs: no cell state
+        "Maxs(y, x, (float)(-1.0f), n); Mins(y, y, (float)(6.0f), n);",  # a clamp to [-1, 6]
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
