@@ -86,7 +86,9 @@ IDIOMS: tuple[Idiom, ...] = (
         r"(?:<[^<>;]*>)?\s*\([^;]*?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
     ),
     _idiom(
-        "hardtanh", "min", rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*\w+\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)"
+        "hardtanh",
+        "min",
+        rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]+?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
     ),
     # a row divided by the sum of its magnitudes: an L1 norm
     _idiom(
