@@ -21,6 +21,11 @@ from dataclasses import dataclass
 _ZERO = r"0\.0*[fF]?(?![\w.])"  # a float zero (`0.0f`, `0.f`, `0.0`): an int 0 clamps an index
 _ONE = r"1(?:\.0*)?[fF]?"
 _EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
+# An operand: a word of at most 64 characters, tried only where a word starts. `(\w+)` alone is
+# tried at every character of a long identifier, each try running to its end: a hostile row of
+# one 100 KB word took 75 s per pattern.
+_VAR = r"\b(\w{1,64})"
+_NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +42,9 @@ def _idiom(op: str, screen: str, pattern: str, incidental: bool = False) -> Idio
 
 IDIOMS: tuple[Idiom, ...] = (
     # v = max(v, 0): as a branch, a conditional, a max call, or AscendC's Maxs with a zero scalar
-    _idiom("relu", "0.", rf"if\s*\(\s*(\w+)\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
-    _idiom("relu", "?", rf"(\w+)\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True),
-    _idiom("relu", "?", rf"(\w+)\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
+    _idiom("relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
+    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True),
+    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
     _idiom(
         "relu",
         "max",
@@ -49,25 +54,25 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "relu",
         "Maxs",
-        r"\bMaxs\s*(?:<[^<>;]*>)?\s*\(\s*[^,;]+,\s*[^,;]+,\s*(?:\(\s*\w+\s*\)\s*\(?|static_cast<\w+>\()?"
+        r"\bMaxs\s*(?:<[^<>;]{0,64}>)?\s*\(\s*[^,;]{1,128},\s*[^,;]{1,128},\s*(?:\(\s*\w+\s*\)\s*\(?|static_cast<\w+>\()?"
         r"\s*0(?:\.0*)?[fF]?\s*\)?\s*,",
         True,
     ),
     # v < 0 scaled by a slope: `v >= 0.0f ? v : v * slope`, `if (v < 0.0f) v *= slope;`
     _idiom(
-        "leaky_relu", "?", rf"(\w+)\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+"
+        "leaky_relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+"
     ),
-    _idiom("leaky_relu", "?", rf"(\w+)\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
-    _idiom("leaky_relu", "0.", rf"if\s*\(\s*(\w+)\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
+    _idiom("leaky_relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
+    _idiom("leaky_relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
     # v times its own sigmoid: AscendC's Sigmoid then a Mul by its input, or as written in a formula
     _idiom(
         "swish",
         "Sigmoid",
-        r"\bSigmoid\s*(?:<[^<>;]*>)?\s*\(\s*(\w+)\s*,\s*(\w+)[^;]*;\s*(?:AscendC::)?Mul\s*(?:<[^<>;]*>)?"
+        rf"\bSigmoid\s*(?:<[^<>;]{{0,64}}>)?\s*\(\s*{_VAR}\s*,\s*{_VAR}[^;]{{0,400}};\s*(?:AscendC::)?Mul\s*(?:<[^<>;]{{0,64}}>)?"
         r"\s*\(\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
     ),
-    _idiom("swish", "igmoid", r"(?i)\b(\w+)\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
-    _idiom("swish", "exp", rf"\b(\w+)\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
+    _idiom("swish", "igmoid", rf"(?i)\b{_VAR}\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
+    _idiom("swish", "exp", rf"\b{_VAR}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
     # a recurrent cell fed an initial hidden and cell state: an LSTM (a GRU has no cell state)
     _idiom("lstm", "h0", r"(?s)^(?=.*\bh0\b)(?=.*\bc0\b)(?=.*\b(?:w_?ih|weight_ih\w*)\b)"),
     # an op whose input is a sampling grid
@@ -82,19 +87,19 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "hardtanh",
         "Mins",
-        r"\bMaxs\s*(?:<[^<>;]*>)?\s*\([^;]*?-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]*;\s*(?:AscendC::)?Mins\s*"
-        r"(?:<[^<>;]*>)?\s*\([^;]*?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
+        r"\bMaxs\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{0,400};\s*(?:AscendC::)?Mins\s*"
+        r"(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
     ),
     _idiom(
         "hardtanh",
         "min",
-        rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]+?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
+        rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]{{1,64}}?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
     ),
     # a row divided by the sum of its magnitudes: an L1 norm
     _idiom(
         "norm",
         "Abs",
-        r"(?s)\bAbs\s*(?:<[^<>;]*>)?\s*\(.{0,400}?\bReduceSum\b.{0,400}?\bDiv\s*(?:<[^<>;]*>)?\s*\(",
+        r"(?s)\bAbs\s*(?:<[^<>;]{0,64}>)?\s*\(.{0,400}?\bReduceSum\b.{0,400}?\bDiv\s*(?:<[^<>;]{0,64}>)?\s*\(",
     ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
@@ -105,10 +110,10 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "avg_pool",
         "ool",
-        r"(?i)\b\w*(?:inv\w*pool|pool\w*(?:reciprocal|inv|divisor|count|elems))\w*\b",
+        rf"(?i){_NAME}(?:inv\w*?pool|pool\w*?(?:reciprocal|inv|divisor|count|elems))",
         True,
     ),
-    _idiom("mean", "um", r"\b\w*[sS]um\w*\s*\*\s*(?:this->)?\w*(?:[rR]eciprocal|[iI]nv[A-Z_]\w*)\b", True),
+    _idiom("mean", "um", rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])", True),
 )
 
 

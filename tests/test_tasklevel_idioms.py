@@ -3,9 +3,11 @@ code that computes them does. Fixtures are written for these tests."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from dedup.idioms import handwritten_ops
+from dedup.idioms import IDIOMS, handwritten_ops
 from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
 from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
 
@@ -147,3 +149,15 @@ def test_words_only_a_convolution_has_show_one(code: str) -> None:
 def test_a_transposed_convolution_abbreviated_is_one() -> None:
     facts, _ = candidate_facts("// ConvT(stride=2) then pool\nfloat v = ConvTPoint(n, c, d, h, w);")
     assert facts.ops["conv_transpose"] in {"convt", "conv_t"}
+
+
+def test_no_idiom_scans_without_bound() -> None:
+    # Hostile rows: an operand written `(\w+)` is tried at every character of a long identifier,
+    # each try running to its end (a row of one 100 KB word took 75 s per pattern before), and a
+    # `[^;]*` after a call scans to the end of a row without a `;` once per call. Every operand
+    # is a bounded word and every gap is bounded (benchmarks/bench_idioms.py times such rows).
+    for idiom in IDIOMS:
+        pattern = idiom.pattern.pattern
+        assert "(\\w+)" not in pattern, idiom
+        assert not re.search(r"\[\^[^\]]*\][*+]|\.[*+]\?", pattern.replace("(?s)^(?=.*", "")), idiom
+    assert handwritten_ops("a" * 20_000 + " ? 0.0f : v") == []
