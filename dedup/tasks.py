@@ -321,6 +321,8 @@ class TaskIndex:
     weak_by_value: dict[float, list[int]] = field(default_factory=dict)
     # ("constructor", parameters) and ("input", shape) -> the tasks that state it (`fitting_tasks`)
     structures: dict[Structure, list[int]] = field(default_factory=dict)
+    # a constructor's parameter names alone (annotations and defaults dropped) -> the tasks
+    constructor_names: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
@@ -360,6 +362,8 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
         for structure in _structures([sig.constructor], sig.input_dims):
             index.structures.setdefault(structure, []).append(t)
+        if sig.constructor:
+            index.constructor_names.setdefault(_parameter_names(sig.constructor), []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
@@ -599,7 +603,16 @@ def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]
     stated = set(_structures([sig.constructor], sig.input_dims))
     shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
     constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
+    if not constructors and sig.constructor:
+        names = _parameter_names(sig.constructor)
+        if any(_parameter_names(c) == names for c in facts.constructors):
+            constructors = [f"constructor names ({', '.join(names)})"]
     return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
+
+
+def _parameter_names(constructor: Sequence[str]) -> tuple[str, ...]:
+    """`in_channels:int=3` -> `in_channels`: what a row keeps when it annotates otherwise."""
+    return tuple(p.split(":", 1)[0].split("=", 1)[0] for p in constructor)
 
 
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:
@@ -613,9 +626,12 @@ def _uniquely_fitting(index: TaskIndex, facts: CandidateFacts, present: set[str]
     """The task whose constructor the row's model repeats when no other task of the benchmark has
     that constructor, provided the row shows at least half of the ops the task requires: a
     network (whose name states no op), or a fused task whose ops the row writes out by hand.
-    Input shapes are not enough on their own: a pinned weight can have a task's input shape."""
+    Input shapes are not enough on their own: a pinned weight can have a task's input shape.
+    A constructor no task has is looked up by its parameter names alone: a row annotates its
+    parameters (`in_channels: int`) where the reference does not (dev, renamed: 2 more right,
+    1 wrong fewer; README)."""
     for key in _structures(facts.constructors, []):
-        tasks = index.structures.get(key, [])
+        tasks = index.structures.get(key) or index.constructor_names.get(_parameter_names(key[1]), [])
         if len(tasks) != 1:
             continue
         t = tasks[0]

@@ -221,3 +221,20 @@ def test_of_the_candidates_the_words_tie_the_one_whose_structure_the_row_repeats
     match, _ = match_document(document, index)
     assert _task(index, match) == "conv_standard_2d_square_kernel"
     assert match is not None and match.layer == "semantics"
+
+
+def test_a_network_whose_constructor_the_row_annotates_is_found_by_its_parameter_names() -> None:
+    # The reference writes `num_classes=10`; the solution `num_classes: int = 10`. No task has the
+    # annotated constructor, and only one has its parameter names: the row is placed there, and
+    # the report says what was compared.
+    index = _index({**SIBLINGS, "tiny_net": TINY_NET})
+    row = "__aicore__ void Stem() { ConvWindow(acc, x, w); Relu(y, acc, n); MaxPool(p, y, n); Mmad(o, p, w2, n); }"
+    model = MODEL_NEW.replace(
+        "in_channels,\n        out_channels,\n        kernel_size: {annotation},",
+        "num_classes: int = 10, width_mult: float = 0.5, stem_channels: int = 24,",
+    )
+    match, facts = match_document(row + model, index)
+    assert _task(index, match) == "tiny_net" and match is not None and match.layer == "semantics"
+    assert structural_fit(index, match.item, facts) == [
+        "constructor names (num_classes, width_mult, stem_channels)"
+    ]
