@@ -34,6 +34,7 @@ from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
     COMPOSITES,
     GENERIC,
+    NOT_COMPUTATIONS,
     STRONG,
     WORD_OPS,
     WORD_PREFIXES,
@@ -168,7 +169,7 @@ def candidate_facts(
     facts.names = list(dict.fromkeys([*names, *functions]))
     facts.function_names = sorted(set(functions) - set(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
-    stream = _IDENT.findall(code)
+    stream = _IDENT.findall(NOT_COMPUTATIONS.sub(" ", code))
     words: set[str] = set()
     for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order
         if own and len(ident) > 6 and _name_key(ident) in own:
@@ -178,6 +179,7 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
+    _drop_words_of_other_trades(code, facts)
     for op, shown, incidental in handwritten_ops(code):
         if op not in facts.ops:
             facts.ops[op] = shown
@@ -196,6 +198,23 @@ def candidate_facts(
     if full:
         _stated_facts(code, facts)
     return facts, own | words
+
+
+_COLLECTIVE = re.compile(r"(?i)all_?gather|reduce_?scatter|all_?reduce|all_?to_?all")
+
+
+def _drop_words_of_other_trades(code: str, facts: CandidateFacts) -> None:
+    """Op words that name something else in a document's trade. In a document that does
+    collective communication, "gather" and "scatter" are its collectives' steps
+    (`gatherQueIdx` beside an all-gather). A bare "norm" is a norm only beside the sum of
+    squares or magnitudes it takes (a square root or an absolute value, and a sum): an FFT's
+    `norm` is its normalisation mode. Dev controls: ops-fft 3 of 11 units flagged as `l2_norm`
+    -> 0, lcal's one unit as `gather` -> 0; dev renamed solutions: no right placement lost."""
+    if ("gather" in facts.ops or "scatter" in facts.ops) and _COLLECTIVE.search(code):
+        facts.ops.pop("gather", None)
+        facts.ops.pop("scatter", None)
+    if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
+        del facts.ops["norm"]
 
 
 def _model_constructors(code: str) -> list[list[str]]:

@@ -444,6 +444,18 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
 
 # Every prefix of every vocabulary key: a chunk of several words is looked up only when its
 # first word can start one (most words of a kernel cannot), which keeps the scan linear and cheap.
+# Phrases that hold an op's word and name no computation: collective communication (an all-gather
+# moves shards between devices, a reduce-scatter sums across them), AscendC's mask and atomic
+# modes (`SetMaskNorm`, `SetAtomicAdd`) and memory pools (`TBufPool`, an LLM server's
+# `tokenPool`). Left, they made 18 of 69 files of a communication library (ascend-transformer-
+# boost's lcal) look like solutions of the `gather`, `scatter` and `l2_norm` tasks, and a token
+# pool and a max like a max pool. Matched in any case, with or without `_`.
+NOT_COMPUTATIONS = re.compile(
+    r"(?i)all_?gather|reduce_?scatter|all_?reduce|all_?to_?all|set_?mask_?(?:norm|count)"
+    r"|(?:set_?)?atomic_?(?:add|max|min|sub)"
+    r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
+)
+
 WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
 
 

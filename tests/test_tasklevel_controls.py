@@ -1,0 +1,81 @@
+"""Kernels of no benchmark task whose words name ops in another sense: a communication library's
+all-gather, AscendC's mask mode, an FFT's normalisation, an LLM server's token pool. Fixtures
+are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup.tasks import candidate_facts, match_document
+from tests.test_tasklevel_scoring import _index
+
+GATHER = """import torch
+class Model(torch.nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+    def forward(self, x, index):
+        return torch.gather(x, self.dim, index)
+def get_inputs():
+    return [torch.rand(128, 4096), torch.randint(0, 4096, (128, 64))]
+"""
+L2_NORM = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x / torch.norm(x, p=2, dim=1, keepdim=True)
+def get_inputs():
+    return [torch.rand(128, 4096)]
+"""
+
+RING = """
+// Ring all-gather: each rank forwards the shard it received to its right neighbour.
+__aicore__ inline void Step(uint32_t gatherQueIdx, uint32_t rank) {
+    LocalTensor<half> shard = gatherQue.DeQue<half>();
+    DataCopy(peerGm[rank * shardLen], shard, shardLen);
+}
+extern "C" __global__ __aicore__ void ring_all_gather(GM_ADDR in, GM_ADDR out) { Step(0, 0); }
+"""
+FFT = """
+// Radix-2 stages; the result is scaled by the chosen norm (backward, forward or ortho).
+__aicore__ inline void Stage(uint32_t norm) {
+    SetMaskNorm();
+    Mul(re, re, twiddle, len);
+    Sub(im, im, tmp, len);
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "absent"),
+    [
+        ("HcclAllGather(send, recv, count); ReduceScatterV2(buf, n);", {"gather", "scatter"}),
+        (
+            "SetMaskNorm(); SetAtomicAdd<float>(); TBufPool<TPosition::VECCALC> bufPool;",
+            {"norm", "pool", "add"},
+        ),
+        ("uint32_t tokenPoolIdx = reqPoolIndices[i]; float m = Max(a, b);", {"pool", "max_pool"}),
+    ],
+)
+def test_phrases_of_other_trades_show_no_op(code: str, absent: set[str]) -> None:
+    facts, _ = candidate_facts(code)
+    assert not absent & facts.ops.keys(), facts.ops
+
+
+def test_a_communication_kernel_is_no_gather() -> None:
+    facts, _ = candidate_facts(RING)
+    assert "gather" not in facts.ops, "a collective's step was read as a gather"
+    assert match_document(RING, _index({"gather": GATHER}))[0] is None
+    # The same queue without the collective is a gather's word again.
+    assert (
+        "gather" in candidate_facts(RING.replace("all-gather", "copy").replace("all_gather", "copy"))[0].ops
+    )
+
+
+def test_a_bare_norm_is_a_norm_only_beside_its_computation() -> None:
+    index = _index({"l2_norm": L2_NORM})
+    assert "norm" not in candidate_facts(FFT)[0].ops
+    assert match_document(FFT, index)[0] is None
+    computed = FFT.replace(
+        "Mul(re, re, twiddle, len);", "Mul(sq, x, x, len); ReduceSum(s, sq, tmp, len); Sqrt(s, s, 1);"
+    )
+    assert "norm" in candidate_facts(computed)[0].ops
