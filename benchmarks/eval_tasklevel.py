@@ -14,7 +14,7 @@ a control corpus (kernels of no benchmark task) that is flagged.
 - Dev / held-out: md5 of the truth task's key, first byte mod 10 < 7 -> dev. Tune on dev only.
 - Control: each --control folder read per unit (a file with a kernel entry plus its folder's
   files, as `dedup` reads a unit) and per file (every code file alone, shared headers included);
-  printed: documents, flagged as fused, flagged as op level.
+  printed: documents, flagged (either level) and its share, flagged as fused, as op level.
 """
 
 from __future__ import annotations
@@ -200,9 +200,10 @@ def main() -> None:
                 placed = judge.place(match, doc, "")  # no right task: an oracle says no
                 fused += bool(placed and placed.level == "fused")
                 op += bool(placed and placed.level == "op")
-            share = fused / len(docs) if docs else 0.0
+            share = (fused + op) / len(docs) if docs else 0.0
             print(
-                f"control {folder} per {per}: documents {len(docs)} fused {fused} ({share:.2%}) op-level {op}"
+                f"control {folder} per {per}: documents {len(docs)} flagged {fused + op} ({share:.2%}):"
+                f" fused {fused}, op-level {op}"
                 + (f" judge pairs {judge.asked - asked_before}" if args.judge != "none" else "")
             )
 
