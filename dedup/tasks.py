@@ -275,10 +275,18 @@ def literal_values(text: str) -> set[float]:
 _SWITCH_WORDS = frozenset({"en", "enable", "enabled", "mode", "modes", "flag", "flags", "type", "types"})
 
 
+# Words that show an op as a name (`nn.Linear`, `q_linear`) and a property as a bare lower-case
+# word: "the linear transform L" of a block cipher, a "linear index". The seven control kernels
+# of tests/fixtures/controls were each placed on a matmul task by such a comment.
+_ADJECTIVES = frozenset({"linear"})
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _identifier_ops(ident: str) -> tuple[tuple[str, str], ...]:
     words = split_identifier(ident)
     if len(words) > 1 and any(w in _SWITCH_WORDS for w in words):
+        return ()
+    if ident in _ADJECTIVES:
         return ()
     return tuple(ops_of_words(words).items())
 

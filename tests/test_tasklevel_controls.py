@@ -4,9 +4,12 @@ are written for these tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dedup.tasks import candidate_facts, match_document
+from schemas.taskops import STRONG, strength
 from tests.test_tasklevel_scoring import _index
 
 GATHER = """import torch
@@ -79,3 +82,40 @@ def test_a_bare_norm_is_a_norm_only_beside_its_computation() -> None:
         "Mul(re, re, twiddle, len);", "Mul(sq, x, x, len); ReduceSum(s, sq, tmp, len); Sqrt(s, s, 1);"
     )
     assert "norm" in candidate_facts(computed)[0].ops
+
+
+MATMUL = """import torch
+class Model(torch.nn.Module):
+    def forward(self, a, b):
+        return torch.matmul(a, b)
+def get_inputs():
+    return [torch.rand(8, 16, 256, 512), torch.rand(512, 768)]
+"""
+SCATTER = GATHER.replace("torch.gather(x, self.dim, index)", "torch.scatter(x, self.dim, index, x)")
+CONTROLS = Path(__file__).parent / "fixtures" / "controls"
+
+
+def test_kernels_of_no_benchmark_task_are_placed_on_none() -> None:
+    # Block ciphers, hashes, a checksum, a random fill and collectives (written for this test):
+    # "the linear transform L" of SM4 once placed every one of them on a matmul task, a ring
+    # all-gather on `gather`. Read one file at a time and all together (as a unit with its folder).
+    index = _index(
+        {
+            "gather": GATHER,
+            "scatter": SCATTER,
+            "l2_norm": L2_NORM,
+            "four_dim_tensor_matrix_multiplication": MATMUL,
+        }
+    )
+    kernels = sorted(CONTROLS.glob("*.cpp"))
+    assert len(kernels) >= 7
+    for path in kernels:
+        match, _ = match_document(path.read_text(encoding="utf-8"), index)
+        assert match is None, (path.name, index.signatures[match.item].task, match.matched_ops)
+    folder = "\n".join(path.read_text(encoding="utf-8") for path in kernels)
+    assert match_document(folder, index)[0] is None
+    shown = candidate_facts(folder)[0].ops
+    assert not {op for op in shown if strength(op) == STRONG}, shown
+    assert "matmul" in candidate_facts("self.proj = nn.Linear(d, d)")[0].ops, (
+        "a Linear layer is still a matmul"
+    )
