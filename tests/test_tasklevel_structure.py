@@ -238,3 +238,18 @@ def test_a_network_whose_constructor_the_row_annotates_is_found_by_its_parameter
     assert structural_fit(index, match.item, facts) == [
         "constructor names (num_classes, width_mult, stem_channels)"
     ]
+
+
+def test_a_constructor_extended_with_defaulted_parameters_fits_its_task() -> None:
+    # The solution adds `dilation: int = 1` after its reference's parameters: the harness's
+    # positional init inputs build it all the same, and only the square sibling is extended so.
+    index = _index(SIBLINGS)
+    model = MODEL_NEW.replace("kernel_size: {annotation},", "kernel_size: int,\n        dilation: int = 1,")
+    match, facts = match_document(PLAIN_CONV + model, index)
+    assert _task(index, match) == "conv_standard_2d_square_kernel"
+    assert structural_fit(index, match.item, facts) == [
+        "constructor (in_channels, out_channels, kernel_size:int), then defaulted dilation:int=1"
+    ]
+    # A parameter without a default is no extension: the harness would not fill it.
+    required = MODEL_NEW.replace("kernel_size: {annotation},", "kernel_size: int,\n        dilation: int,")
+    assert match_document(PLAIN_CONV + required, index)[0] is None
