@@ -171,10 +171,13 @@ def candidate_facts(
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
     stream = _IDENT.findall(NOT_COMPUTATIONS.sub(" ", code))
     words: set[str] = set()
+    called = "linear" in code and _CALLED_ADJECTIVE.search(code) is not None
     for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order
         if own and len(ident) > 6 and _name_key(ident) in own:
             continue
         words.update(split_identifier(ident))
+        if ident in _ADJECTIVES and not called:
+            continue
         for op, word in _identifier_ops(ident):
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
@@ -277,16 +280,16 @@ _SWITCH_WORDS = frozenset({"en", "enable", "enabled", "mode", "modes", "flag", "
 
 # Words that show an op as a name (`nn.Linear`, `q_linear`) and a property as a bare lower-case
 # word: "the linear transform L" of a block cipher, a "linear index". The seven control kernels
-# of tests/fixtures/controls were each placed on a matmul task by such a comment.
+# of tests/fixtures/controls were each placed on a matmul task by such a comment. Called
+# (`F.linear(x, w)`), the bare word is the layer again.
 _ADJECTIVES = frozenset({"linear"})
+_CALLED_ADJECTIVE = re.compile(r"\blinear\s*\(")
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _identifier_ops(ident: str) -> tuple[tuple[str, str], ...]:
     words = split_identifier(ident)
     if len(words) > 1 and any(w in _SWITCH_WORDS for w in words):
-        return ()
-    if ident in _ADJECTIVES:
         return ()
     return tuple(ops_of_words(words).items())
 
