@@ -7,8 +7,10 @@ with other code. Two offline layers, each reported as its own class with its evi
   `dedup.names.op_name_key`: case, `_`, `Custom`/`V2`/`Kernel` affixes) equals a task's name.
 - semantics: what the document states and does against the task signature
   (`schemas.tasks.TaskSignature`): the canonical ops its identifiers, AscendC calls and comments
-  show, the task's name and `__init__` parameter words, the task's integer constants. The score
-  is a weighted sum of those three shares, printed with its parts, so a reader can redo it.
+  show (and the code shapes of `dedup.idioms`: a zero clamp is a relu), the task's name and
+  `__init__` parameter words, the task's values and rank, and the structure a harness imposes
+  (its constructor, its input shapes). The score is a weighted sum of those shares, printed
+  with its parts, so a reader can redo it.
 
 The fused-task rule holds in both layers: a task is claimed only by a document that shows every
 op the task requires (`required_ops`), so a kernel that only does `tanh` never claims
@@ -143,7 +145,8 @@ def semantically_claimable(
     fused task. A fused task of one strong op and weak ones (`matmul_min_subtract`) is left to
     identity: `min`, `sum`, `mean` are words every matmul kernel uses for its tiling. An op the
     document writes out by hand (`inferred`) is not one of a fused task's two: a group norm's
-    mean is not an average pool."""
+    mean is not an average pool. An op shown only by a code shape that also serves other ends
+    (`incidental`, `dedup.idioms`: a zero clamp) never claims a single-op task alone."""
     # A transposed convolution's words show a convolution too: together they are one op, and a
     # transposed conv kernel that says "sum" somewhere does not claim `conv_transpose3d_sum_...`.
     counted = required - {"conv"} if "conv_transpose" in required else required
@@ -654,15 +657,21 @@ def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]
     stated = set(_structures([sig.constructor], sig.input_dims))
     shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
     constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
-    for row in facts.constructors if not constructors and sig.constructor else ():
-        if tuple(sig.constructor) in dict(_extended_constructors(index, tuple(row))):
-            extra = row[len(sig.constructor) :]
-            constructors = [f"constructor ({', '.join(sig.constructor)}), then defaulted {', '.join(extra)}"]
     if not constructors and sig.constructor:
-        names = _parameter_names(sig.constructor)
-        if any(_parameter_names(c) == names for c in facts.constructors):
-            constructors = [f"constructor names ({', '.join(names)})"]
+        constructors = _loose_constructor_fit(index, tuple(sig.constructor), facts.constructors)
     return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
+
+
+def _loose_constructor_fit(index: TaskIndex, task: tuple[str, ...], rows: list[list[str]]) -> list[str]:
+    """How a row's constructor repeats the task's other than as it is, in the report's words: the
+    task's parameters then defaulted ones (`_extended_constructors`), or the same names."""
+    for row in rows:
+        if task in dict(_extended_constructors(index, tuple(row))):
+            return [f"constructor ({', '.join(task)}), then defaulted {', '.join(row[len(task) :])}"]
+    names = _parameter_names(task)
+    if any(_parameter_names(row) == names for row in rows):
+        return [f"constructor names ({', '.join(names)})"]
+    return []
 
 
 def _parameter_names(constructor: Sequence[str]) -> tuple[str, ...]:
