@@ -27,10 +27,20 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from dedup.idioms import handwritten_ops
 from dedup.names import op_name_key
+from dedup.structure import (
+    STRUCTURE_FLOOR,
+    Structure,
+    fitting_tasks,
+    model_constructors,
+    parameter_names,
+    pinned_shapes,
+    same_rank,
+    structures_of,
+    uniquely_fitting,
+)
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
@@ -41,7 +51,6 @@ from schemas.taskops import (
     WORD_OPS,
     WORD_PREFIXES,
     implied_ops,
-    module_constructors,
     ops_of_words,
     split_identifier,
     strength,
@@ -197,8 +206,8 @@ def candidate_facts(
             facts.inferred.append(op)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)}) or _checked_rank(code)
     _transposed_flag(code, facts)
-    facts.constructors = _model_constructors(code)
-    facts.pinned_shapes = _pinned_shapes(code)
+    facts.constructors = model_constructors(code)
+    facts.pinned_shapes = pinned_shapes(code)
     facts.numbers = sorted({int(n) for n in _NUMBER.findall(code)} - _COMMON_NUMBERS)
     facts.values = sorted(literal_values(code))
     if full:
@@ -221,34 +230,6 @@ def _drop_words_of_other_trades(code: str, facts: CandidateFacts) -> None:
         facts.ops.pop("scatter", None)
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
         del facts.ops["norm"]
-
-
-def _model_constructors(code: str) -> list[list[str]]:
-    """The constructor a harness calls: `ModelNew`'s when the row defines it (its other module
-    classes are parts: a dense layer inside a DenseNet), else every module class's."""
-    found = module_constructors(code)
-    chosen = [found["ModelNew"]] if "ModelNew" in found else list(found.values())
-    return [list(params) for params in chosen]
-
-
-# A binding that accepts one shape only states it dimension by dimension (`TORCH_CHECK(x.size(0)
-# == 16 && x.size(1) == 3 && ...)`): a kernel specialised to a task's inputs.
-_PINNED_DIM = re.compile(r"\.\s*size\(\s*(\d)\s*\)\s*==\s*(\d{1,7})\b")  # a literal first: a fast scan
-_TENSOR_BEFORE = re.compile(r"(\w+)\s*$")
-
-
-def _pinned_shapes(code: str) -> list[list[int]]:
-    """The shapes of tensors whose every dimension, from the first, is checked against a number."""
-    pinned: dict[str, dict[int, int]] = {}
-    for check in _PINNED_DIM.finditer(code) if ".size(" in code else ():
-        tensor = _TENSOR_BEFORE.search(code, max(0, check.start() - 64), check.start())
-        if tensor is not None:
-            pinned.setdefault(tensor.group(1), {})[int(check.group(1))] = int(check.group(2))
-    return [
-        [dims[i] for i in range(len(dims))]
-        for dims in pinned.values()
-        if len(dims) >= 2 and max(dims) == len(dims) - 1
-    ]
 
 
 def _checked_rank(code: str) -> list[int]:
@@ -333,9 +314,6 @@ _STRONG_STEMS = tuple(
 )
 
 
-Structure = tuple[str, tuple[Any, ...]]  # ("constructor", parameters) or ("input", shape)
-
-
 @dataclass(slots=True)
 class TaskIndex:
     """The benchmark's tasks prepared once for every shard of the training side."""
@@ -393,10 +371,10 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
-        for structure in _structures([sig.constructor], sig.input_dims):
+        for structure in structures_of([sig.constructor], sig.input_dims):
             index.structures.setdefault(structure, []).append(t)
         if sig.constructor:
-            index.constructor_names.setdefault(_parameter_names(sig.constructor), []).append(t)
+            index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
@@ -469,7 +447,7 @@ def _stated_weak_tasks(
     return [
         t
         for t, c in counts.items()
-        if c >= VALUE_CLAIM_SHARED and index.required[t] <= present and _same_rank(index, t, dims)
+        if c >= VALUE_CLAIM_SHARED and index.required[t] <= present and same_rank(index, t, dims)
     ]
 
 
@@ -591,7 +569,7 @@ def match_document(
     # A constructor only one task has outweighs words: it places the row where semantics did
     # not, or instead of a task whose structure the row does not repeat. Dev, renamed
     # solutions: 4 more right (two networks; one moved off a wrong sibling), 1 wrong fewer.
-    unique = _uniquely_fitting(index, facts, present)
+    unique = uniquely_fitting(index, facts, present)
     if unique is not None and (best is None or best.task not in fits):
         best = semantic_score(index, unique, facts, words, numbers)
     judged = []
@@ -607,102 +585,11 @@ def match_document(
     return None, facts
 
 
-# Where semantics places nothing (below SEMANTIC_THRESHOLD, or a tie), the one candidate scoring
-# at least this whose structure the row repeats (`structural_fit`) is placed. Dev, renamed
-# solutions: 16 more placed, all right (0.45 and 0.5: 15 and 14; README). It also replaces a
-# placement whose structure the row does not repeat: 2 wrong placements made right.
-STRUCTURE_FLOOR = 0.4
-
-
-def _structures(constructors: Iterable[Sequence[str]], shapes: Iterable[Sequence[int]]) -> list[Structure]:
-    """The structure keys of a task (its one constructor, its input shapes) or of a row (the
-    constructors it defines, the shapes it pins): one spelling, so that both sides compare."""
-    return [("constructor", tuple(c)) for c in constructors if c] + [("input", tuple(s)) for s in shapes]
-
-
-def _row_structures(facts: CandidateFacts) -> list[Structure]:
-    return _structures(facts.constructors, facts.pinned_shapes)
-
-
-def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
-    """Tasks whose structure the row repeats: its reference's constructor (a submission's
-    `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins."""
-    found: set[int] = set()
-    for key in _row_structures(facts):
-        exact = index.structures.get(key)
-        if exact:
-            found.update(exact)
-        elif key[0] == "constructor":
-            found.update(t for params, tasks in _extended_constructors(index, key[1]) for t in tasks)
-    return found
-
-
-def _extended_constructors(
-    index: TaskIndex, row: tuple[str, ...]
-) -> Iterator[tuple[tuple[str, ...], list[int]]]:
-    """Task constructors the row's extends with defaulted parameters only (a solution's
-    `dilation: int = 1` after its reference's parameters): the harness's positional
-    `get_init_inputs` build it all the same. Looked up only when no task has the row's
-    constructor as it is. Dev, renamed: 2 more right, none wrong (README)."""
-    for (kind, params), tasks in index.structures.items():
-        extra = row[len(params) :]
-        defaulted = bool(extra) and all("=" in p for p in extra)
-        if kind == "constructor" and params and defaulted and row[: len(params)] == params:
-            yield params, tasks
-
-
-def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]:
-    """What of task `t`'s structure the row repeats, as the report states it."""
-    sig = index.signatures[t]
-    stated = set(_structures([sig.constructor], sig.input_dims))
-    shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
-    constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
-    if not constructors and sig.constructor:
-        constructors = _loose_constructor_fit(index, tuple(sig.constructor), facts.constructors)
-    return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
-
-
-def _loose_constructor_fit(index: TaskIndex, task: tuple[str, ...], rows: list[list[str]]) -> list[str]:
-    """How a row's constructor repeats the task's other than as it is, in the report's words: the
-    task's parameters then defaulted ones (`_extended_constructors`), or the same names."""
-    for row in rows:
-        if task in dict(_extended_constructors(index, tuple(row))):
-            return [f"constructor ({', '.join(task)}), then defaulted {', '.join(row[len(task) :])}"]
-    names = _parameter_names(task)
-    if any(_parameter_names(row) == names for row in rows):
-        return [f"constructor names ({', '.join(names)})"]
-    return []
-
-
-def _parameter_names(constructor: Sequence[str]) -> tuple[str, ...]:
-    """`in_channels:int=3` -> `in_channels`: what a row keeps when it annotates otherwise."""
-    return tuple(p.split(":", 1)[0].split("=", 1)[0] for p in constructor)
-
-
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:
     """The one option whose structure the row repeats (siblings differ in words a renamed row no
     longer says, and in the constructor and shapes it still states); None otherwise."""
     fitting = {s.task: s for s in options if s.task in fits}
     return next(iter(fitting.values())) if len(fitting) == 1 else None
-
-
-def _uniquely_fitting(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> int | None:
-    """The task whose constructor the row's model repeats when no other task of the benchmark has
-    that constructor, provided the row shows at least half of the ops the task requires: a
-    network (whose name states no op), or a fused task whose ops the row writes out by hand.
-    Input shapes are not enough on their own: a pinned weight can have a task's input shape.
-    A constructor no task has is looked up by its parameter names alone: a row annotates its
-    parameters (`in_channels: int`) where the reference does not (dev, renamed: 2 more right,
-    1 wrong fewer; README)."""
-    for key in _structures(facts.constructors, []):
-        tasks = index.structures.get(key) or index.constructor_names.get(_parameter_names(key[1]), [])
-        if len(tasks) != 1:
-            continue
-        t = tasks[0]
-        shows_half = 2 * len(index.required[t] & present) >= len(index.required[t])
-        if shows_half and _same_rank(index, t, set(facts.dims)):
-            return t
-    return None
 
 
 def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> Iterator[int]:
@@ -712,13 +599,7 @@ def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str])
     dims = set(facts.dims)
     for required, tasks in index.groups.items():
         if required <= present and semantically_claimable(required, facts.inferred, facts.incidental):
-            yield from (t for t in tasks if index.named[t] and _same_rank(index, t, dims))
-
-
-def _same_rank(index: TaskIndex, t: int, dims: set[int]) -> bool:
-    """A 2-D convolution does not solve a 3-D task: when both sides state a rank, they agree."""
-    task_dims = index.signatures[t].dims
-    return not (task_dims and dims) or not dims.isdisjoint(task_dims)
+            yield from (t for t in tasks if index.named[t] and same_rank(index, t, dims))
 
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:

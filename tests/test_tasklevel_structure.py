@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, structural_fit
+from dedup.structure import structural_fit
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
 from parsers.torchref import read_reference
 from schemas.taskops import module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV

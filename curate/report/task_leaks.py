@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from curate.judge import GIVE_UP_AFTER
-from dedup.tasks import TaskIndex, candidate_facts, structural_fit, unit_document
+from dedup.structure import structural_fit
+from dedup.tasks import TaskIndex, candidate_facts, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
