@@ -20,6 +20,8 @@ from curate.code_blocks import extract_blocks
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
+from parsers.facts import api_calls, core_type, tiling_keys
+from parsers.library import bare_calls
 from parsers.units import normalise_op_name
 from schemas.ascendc import blank_launch_statements, rewrite_launches
 
@@ -66,6 +68,19 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "normalise_op_name: capitals": (normalise_op_name, lambda n: "A" * n),
     "name_tokens: capitals": (name_tokens, lambda n: "A" * n),
     "torch import check: blank lines": (_torch_file, lambda n: "\n" * n + "x"),
+    "api_calls: 'A<' repeated": (lambda t: api_calls(t, set()), lambda n: "A<" * (n // 2)),
+    "api_calls: a name then spaces": (lambda t: api_calls(t, set()), lambda n: "A" + " " * n),
+    "api_calls: 'asc_a<' repeated": (lambda t: api_calls(t, set()), lambda n: "asc_a<" * (n // 6)),
+    "core_type: '__global__ ' repeated": (
+        lambda t: core_type(t, [], []),
+        lambda n: "__global__ " * (n // 11),
+    ),
+    "tiling_keys: unclosed TILING_KEY_IS(": (
+        lambda t: tiling_keys(t, {}),
+        lambda n: "TILING_KEY_IS(" * (n // 14),
+    ),
+    "bare_calls: 'a<' repeated": (bare_calls, lambda n: "a<" * (n // 2)),
+    "bare_calls: a name then spaces": (bare_calls, lambda n: "a" + " " * n),
 }
 
 

@@ -11,12 +11,14 @@ import re
 from pathlib import Path
 
 from curate.code_blocks import _TAG, extract_blocks
-from parsers import benchmark, classify, docs, doctree, units
+from parsers import benchmark, classify, docs, doctree, facts, library, units
 from parsers.benchmark import ingest_benchmark
 from parsers.classify import name_tokens
 from parsers.config import IngestConfig
 from parsers.docs import bullet_params, parse_operator_doc, pipe_tables, plain, sections
 from parsers.doctree import chunk_page, declared_names
+from parsers.facts import api_calls, core_type, tiling_keys
+from parsers.library import bare_calls
 from parsers.units import SourceInfo, normalise_op_name
 from schemas import ascendc
 from schemas.ascendc import blank_launch_statements, rewrite_launches
@@ -157,3 +159,27 @@ def test_a_reference_module_after_blank_lines(tmp_path: Path) -> None:
     result = ingest_benchmark(tmp_path, SourceInfo("kb", "", "", ""), IngestConfig())
     assert [item.task_name for item in result.items] == ["relu"]
     assert not _starts_from_any_line(benchmark._TORCH_RE)
+
+
+# -- facts read from kernel code at ingest ----------------------------------------------------------
+
+
+def test_calls_read_bounded_template_arguments() -> None:
+    for pattern in (facts._CALL_RE, facts._C_API_RE, library._CALL_RE):
+        assert "]*?>" not in pattern.pattern and "]*>" not in pattern.pattern, pattern.pattern
+        assert r")?\s*\(" not in pattern.pattern, pattern.pattern  # no `\s*` on both sides of an optional
+    assert api_calls("A<" * (HOSTILE // 2), set()) == []
+    assert api_calls("A" + " " * HOSTILE, set()) == []
+    assert api_calls("DataCopy<T, 8>  (x, y, n); asc_copy<float>(a);", set()) == ["DataCopy", "asc_copy"]
+    assert bare_calls("a<" * (HOSTILE // 2)) == set()
+    assert bare_calls("a" + " " * HOSTILE) == set()
+    assert bare_calls("Compute<T> (x);") == {"Compute"}
+
+
+def test_entry_qualifiers_and_tiling_keys_are_bounded() -> None:
+    for pattern in (facts._MIX_ENTRY_RE, facts._CUBE_ENTRY_RE, facts._VECTOR_ENTRY_RE, facts._TILING_KEY_RE):
+        assert not _UNBOUNDED_CLASS.search(pattern.pattern), pattern.pattern
+    assert core_type("__global__ " * (HOSTILE // 11), [], []) == core_type("", [], [])
+    assert core_type('extern "C" __global__ __aicore__ __cube__ void k(GM_ADDR x) {}', [], []) == "cube"
+    assert tiling_keys("TILING_KEY_IS(" * (HOSTILE // 14), {}) == []
+    assert tiling_keys("if (TILING_KEY_IS(2)) {} else if (TILING_KEY_IS( 1 )) {}", {}) == [1, 2]
