@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from annotate.reasoning.substance import check_injection
 from curate.code_blocks import extract_blocks
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
@@ -81,6 +82,7 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     ),
     "bare_calls: 'a<' repeated": (bare_calls, lambda n: "a<" * (n // 2)),
     "bare_calls: a name then spaces": (bare_calls, lambda n: "a" + " " * n),
+    "check_injection: a reply of line breaks": (lambda t: list(check_injection(t)), lambda n: "\n" * n),
 }
 
 
