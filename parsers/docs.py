@@ -23,12 +23,18 @@ RAW_MAX_CHARS = 20_000
 
 # -- markdown structure -------------------------------------------------------------------------
 
+# Hostile documents: each pattern below is written so that no start scans without bound (the
+# figures are the old pattern's on about 100 KB; benchmarks/bench_hostile_regex.py). A heading's
+# closing `#`s and spaces are read at most 64 of each, possessively: `[ \t]*#*[ \t]*` was retried at
+# every character of the title (a heading of 5,000 spaces took 90 s).
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING = re.compile(r"^(#{1,6})[ \t]*(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_HEADING = re.compile(r"^(#{1,6})[ \t]*(.+?)[ \t]{0,64}+#{0,64}+[ \t]{0,64}+$", re.MULTILINE)
 _FORMULA = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _TAG = re.compile(r"<[^>]+>")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A link's text is read at most 512 characters on: `[^\]]*` scanned from every `[` of 100 KB of
+# them to the end (50 s).
+_LINK = re.compile(r"\[([^\]]{0,512})\]\([^)]*\)")
 _FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 
 
@@ -38,11 +44,27 @@ def language_of(text: str) -> str:
     return "zh" if letters and len(_CJK.findall(text)) / letters > 0.05 else "en"
 
 
+def sub_through_last(pattern: re.Pattern[str], repl: str, text: str, closer: str) -> str:
+    """`pattern.sub(repl, text)` for a pattern whose every match ends with `closer`: only the text up
+    to the last `closer` is searched. Past it, every start of a match would scan to the end of the
+    text in vain (100 KB of unclosed `<!--` took 16 s; of `<`, 4 s)."""
+    end = text.rfind(closer)
+    if end < 0:
+        return text
+    end += len(closer)
+    return pattern.sub(repl, text[:end]) + text[end:]
+
+
+def strip_comments(text: str) -> str:
+    """HTML comments removed."""
+    return sub_through_last(_COMMENT, "", text, "-->")
+
+
 def plain(text: str) -> str:
     """Markdown/HTML inline text -> plain text (tags, links, emphasis and extra spaces removed)."""
     text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
-    text = _TAG.sub("", text)
-    text = _LINK.sub(r"\1", text)
+    text = sub_through_last(_TAG, "", text, ">")
+    text = sub_through_last(_LINK, r"\1", text, ")")
     text = text.replace("**", "").replace("`", "").replace("&nbsp;", " ")
     text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     return re.sub(r"\s+", " ", text).strip()
@@ -173,13 +195,19 @@ def _grid(rows: list[list[_Cell]]) -> list[list[str]]:
 
 
 def html_tables(text: str) -> list[list[list[str]]]:
+    # A table is kept at its `</table>`: without one there is none, and the standard library's
+    # HTML parser takes quadratic time on some hostile text (100 KB of `<!--`: 4 s).
+    if "</table" not in text.lower():
+        return []
     parser = _TableParser()
     parser.feed(text)
     parser.close()
     return parser.tables
 
 
-_PIPE_SEP = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$")
+# `\s*\|?\s*` written `\s*(?:\|\s*)?`: the same lines, without trying every split of a run of spaces
+# between two `\s*` (a line of 100 KB of spaces took 85 s).
+_PIPE_SEP = re.compile(r"^\s*(?:\|\s*)?:?-+:?\s*(\|\s*:?-+:?\s*)+(?:\|\s*)?$")
 
 
 def pipe_tables(text: str) -> list[list[list[str]]]:
@@ -348,7 +376,9 @@ def param_rows(grid: list[list[str]]) -> list[DocParam]:
     return out
 
 
-_BULLET_PARAM = re.compile(r"^\s*[-*+]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*[:：]\s*(.+)$", re.MULTILINE)
+# A bullet is found from its own line's start (`[^\S\n]`: spaces but not a line break): `^\s*` ran
+# from every line start across all the blank lines after it (100 KB of them: 200 s).
+_BULLET_PARAM = re.compile(r"^[^\S\n]*[-*+]\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*[:：]\s*(.+)$", re.MULTILINE)
 
 
 def bullet_params(body: str) -> list[DocParam]:
@@ -363,8 +393,11 @@ def bullet_params(body: str) -> list[DocParam]:
 
 # -- the document -----------------------------------------------------------------------------------
 
+# The label is found from its own line's start, and `\s*(?:\*\*)?\s*` is written `\s*(?:\*\*\s*)?`:
+# `^[\s>*-]*` ran from every line start across all the blank or `*` lines after it (25 KB of them:
+# 35 s), and a run of line breaks after the `:` was split every way between the two `\s*`.
 _FUNCTION_LABEL = re.compile(
-    r"^[\s>*-]*(?:\*\*)?(?:算子功能|接口功能|功能描述|功能|Function|Functionality|Description)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.+)$",
+    r"^(?:[^\S\n]|[>*-])*(?:\*\*)?(?:算子功能|接口功能|功能描述|功能|Function|Functionality|Description)(?:\*\*)?\s*[:：]\s*(?:\*\*\s*)?(.+)$",
     re.MULTILINE | re.IGNORECASE,
 )
 _FUNCTION_HEADS = (
@@ -390,6 +423,8 @@ _PRODUCT_HEADS = (
     "支持架构",
     "architecture",
 )
+_TABLE = re.compile(r"<table.*?</table>", re.DOTALL | re.IGNORECASE)
+_LAST_TABLE_CLOSE = re.compile(r".*(</table>)", re.DOTALL | re.IGNORECASE)
 _YES = re.compile(r"√|✓|✔|支持|\byes\b|\bsupported\b", re.IGNORECASE)
 _NO = re.compile(r"×|✗|不支持|\bno\b|not supported|unsupported", re.IGNORECASE)
 
@@ -401,7 +436,7 @@ def _heads(section: Section, words: tuple[str, ...]) -> bool:
 
 def _bullets(body: str) -> list[str]:
     """List items (and plain paragraphs) of a section, as plain text, tables and code removed."""
-    body = _FENCE.sub("", re.sub(r"<table.*?</table>", "", body, flags=re.DOTALL | re.IGNORECASE))
+    body = _FENCE.sub("", sub_through_last(_TABLE, "", body, _last_table_close(body)))
     body = _FORMULA.sub("", body)
     items: list[str] = []
     for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)、])\s)", body):
@@ -409,6 +444,12 @@ def _bullets(body: str) -> list[str]:
         if text and not text.startswith("|") and len(text) > 2:
             items.append(text)
     return items
+
+
+def _last_table_close(text: str) -> str:
+    """The last `</table>` as written (any case), or `</table>` when there is none."""
+    found = _LAST_TABLE_CLOSE.match(text)
+    return found.group(1) if found else "</table>"
 
 
 _CONTINUATION = re.compile(r"\n[ \t]+(?![-*+][ \t]|\d+[.)、][ \t]|\$\$)(\S[^\n]*)")
@@ -480,7 +521,7 @@ def doc_kind(path: str) -> str:
 
 def parse_operator_doc(text: str, path: str) -> OperatorDoc:
     """One markdown document -> the facts it states (fields it does not state stay empty)."""
-    text = _COMMENT.sub("", text.replace("\r\n", "\n"))
+    text = strip_comments(text.replace("\r\n", "\n"))
     secs = sections(text)
     title = next((s.title for s in secs if s.level and s.title), "")
     params: list[DocParam] = []

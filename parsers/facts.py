@@ -23,11 +23,14 @@ def word_re(word: str, rest: str, flags: int = 0) -> re.Pattern[str]:
 # A call of a capitalised name: `\b([A-Z]\w*)` opening with a character class (see word_re); whether
 # it is written `AscendC::Name(` is read before the match (`_qualified`), not by an optional group
 # at the pattern's start, which made re try the whole pattern at every character.
-_CALL_RE = re.compile(r"([A-Z](?<!\w[A-Z])\w*)\s*(?:<[^;(){}=.]*?>)?\s*\(")
+# Template arguments are read at most 512 characters on, and `\s*(?:<...>)?\s*` is written
+# `\s*(?:<...>\s*)?` (the same calls): on hostile code, 100 KB of `A<` took 29 s and a name followed
+# by 100 KB of spaces 8 s, each run of spaces split every way between the two `\s*`.
+_CALL_RE = re.compile(r"([A-Z](?<!\w[A-Z])\w*)\s*(?:<[^;(){}=.]{0,512}?>\s*)?\(")
 # Vector ops of the Ops::Base DAG framework (`Bind<Vec::Compare<...>, ...>`) used by newer kernels.
 _DAG_OP_RE = word_re("Vec", r"\s*::\s*([A-Z]\w*)")
 # The C-style and SIMT interface (`asc_vf_call<...>(...)`, `asc_copy_gm2ub(...)`).
-_C_API_RE = re.compile(r"(asc_(?<!\wasc_)\w+)\s*(?:<[^;(){}=.]*?>)?\s*\(")  # \b(asc_\w+), see word_re
+_C_API_RE = re.compile(r"(asc_(?<!\wasc_)\w+)\s*(?:<[^;(){}=.]{0,512}?>\s*)?\(")  # \b(asc_\w+), see word_re
 _TILING_BEGIN_RE = word_re("BEGIN_TILING_DATA_DEF", r"\s*\(\s*(\w+)\s*\)")
 _TILING_FIELD_RE = word_re(
     "TILING_DATA_FIELD_DEF", r"(_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:(\w+)\s*,\s*)?(\w+)\s*\)"
@@ -40,7 +43,8 @@ _TILING_STRUCT_USES = (
 _TILING_STRUCT_USE_RE = re.compile(  # \b(?:A|B|C)\s*\(..., each word as word_re writes it
     "(?:" + "|".join(f"{w}(?<!\\w{w})" for w in _TILING_STRUCT_USES) + r")\s*\(\s*([\w:]+)"
 )
-_TILING_KEY_RE = word_re("TILING_KEY_IS", r"\s*\(\s*([^)]+?)\s*\)")
+# A key is read at most 256 characters on: 7,000 unclosed `TILING_KEY_IS(` took 5 s per 100 KB.
+_TILING_KEY_RE = word_re("TILING_KEY_IS", r"\s*\(\s*([^)]{1,256}?)\s*\)")
 _DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?([0-9]+)[uUlL]*\)?[ \t]*$", re.MULTILINE)
 _CONST_RE = word_re("const", r"(?:expr)?\s+[\w:]+\s+(\w+)\s*=\s*\(?([0-9]+)[uUlL]*\)?\s*;")
 # \b(?:QuePosition|TPosition)::NAME, opening with the literal both spellings share (see word_re)
@@ -53,9 +57,11 @@ CUBE_POSITIONS = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"}
 VECTOR_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
 CUBE_APIS = {"Mmad", "LoadData", "Fixpipe", "Matmul", "IterateAll", "SetTensorA", "SetTensorB", "GetTensorC"}
 _KERNEL_TYPE_RE = word_re("KERNEL_TYPE_", r"(\w+)")
-_MIX_ENTRY_RE = word_re("__global__", r"\b[^;{(]*\b__mix__\s*\(")
-_CUBE_ENTRY_RE = word_re("__global__", r"\b[^;{(]*\b__cube__\b")
-_VECTOR_ENTRY_RE = word_re("__global__", r"\b[^;{(]*\b__vector__\b")
+# An entry's qualifiers are read at most 512 characters after `__global__`: unbounded, 9,000
+# `__global__ ` without a `;`, `{` or `(` scanned to the end once each (24 s per 100 KB).
+_MIX_ENTRY_RE = word_re("__global__", r"\b[^;{(]{0,512}\b__mix__\s*\(")
+_CUBE_ENTRY_RE = word_re("__global__", r"\b[^;{(]{0,512}\b__cube__\b")
+_VECTOR_ENTRY_RE = word_re("__global__", r"\b[^;{(]{0,512}\b__vector__\b")
 # Entries and kernel classes that name their cores: `__attribute__((aic))` / `((aiv))` on an entry,
 # catlass's per-core `operator()<AscendC::AIC>(...)` bodies (an empty body: that core does nothing).
 _CORE_ATTRIBUTE_RE = re.compile(r"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)")

@@ -24,11 +24,14 @@ from annotate.reasoning.claims import prose, sentences
 from schemas import Diagnostic, KernelUnit
 from schemas.verdicts import REASONING_SECTIONS, reasoning_sections
 
+# A role line (`system:`, `## assistant:`) is found from its own line's start, and `\s*#{0,3}\s*` is
+# written `(?:#{1,3}\s*)?`: `^\s*` ran from every line start across all the blank lines after it
+# (a reply of 25 KB of line breaks took more than 10 minutes).
 INJECTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|"
     r"earlier|preceding|system|former)\s+(?:instructions?|prompts?|messages?|rules|directions)|"
     r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|>|\[/?INST\]|"
-    r"<</?SYS>>|<start_of_turn>|<end_of_turn>|^\s*#{0,3}\s*(?:system|assistant|user|developer)\s*:|"
+    r"<</?SYS>>|<start_of_turn>|<end_of_turn>|^[^\S\n]*(?:#{1,3}\s*)?(?:system|assistant|user|developer)\s*:|"
     r"\byou are (?:now )?(?:chatgpt|an? (?:ai|helpful|large language|language model|assistant))|"
     r"\bas an ai(?: language model)?\b|\b(?:accept|approve|pass|mark)\s+this\s+(?:answer|response|"
     r"reasoning|annotation)\b|\bnew instructions?\s*:|\bthe (?:verifier|grader|judge) (?:must|should)\b",

@@ -64,15 +64,22 @@ def split_unit_code(code: str, entry: str) -> list[tuple[str, str]]:
 
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
-_CHEVRONS_RE = re.compile(r"<<<([^;{}]*?)>>>")
+# A launch's configuration: tried only at the first `<` of a run (a later one cannot match where the
+# first did not) and read at most 512 characters on (the longest in real repositories is 80).
+# Unbounded, a hostile file of 100,000 `<` scanned to its end from each of them (73 s).
+_CHEVRONS_RE = re.compile(r"(?<!<)<<<([^;{}]{0,512}?)>>>")
 # `#define __aicore__ [aicore]`: the vendor compiler's own spelling of its qualifiers, which kernels
 # of the older samples (and ops-blas) define themselves; C++ has no such syntax.
 _BRACKET_ATTRIBUTE_DEFINE_RE = re.compile(
     r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+\[(?:aicore|aicpu|host)\][ \t]*$", re.MULTILINE
 )
-# `kernel<<<grid, l2ctrl, stream>>>(args);`: a whole host-side launch statement
+# `kernel<<<grid, l2ctrl, stream>>>(args);`: a whole host-side launch statement. The kernel's name
+# is tried only where a name starts, at most 256 characters long, and its arguments read at most
+# 2,000 characters on (real ones: 64 and 449). Unbounded, a hostile file of one 50 KB word then
+# `<<<` took 87 s (each character of the word a start), and 11,000 `k<<<a>>>(` without a `;`
+# scanned to the end once each (0.6 s per 100 KB).
 _LAUNCH_STATEMENT_RE = re.compile(
-    r"[A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]*\)\s*;"
+    r"(?<![\w:])[A-Za-z_][\w:]{0,255}(?:\s*<[^<>;]*>)?\s*<<<(?:[^<>]|<[^<>]*>)*?>>>\s*\([^;]{0,2000}\)\s*;"
 )
 
 

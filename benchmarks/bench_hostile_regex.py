@@ -1,0 +1,110 @@
+"""What the regular expressions the project applies to user text cost on hostile input: each row is
+about 100 KB of one shape a pattern once scanned without bound on (a long word, a run of blank
+lines, an opening without its closing, ...), timed through the public function a stage calls.
+Prints the median milliseconds of 3 runs per row (and per size with --growth). Not a test: the
+results are asserted in tests/test_hostile_regex.py.
+
+    python benchmarks/bench_hostile_regex.py [--growth] [NAME-SUBSTRING ...]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from annotate.reasoning.substance import check_injection
+from curate.code_blocks import extract_blocks
+from parsers.classify import name_tokens
+from parsers.docs import parse_operator_doc, plain, sections
+from parsers.doctree import chunk_page, declared_names
+from parsers.facts import api_calls, core_type, tiling_keys
+from parsers.library import bare_calls
+from parsers.units import normalise_op_name
+from schemas.ascendc import blank_launch_statements, rewrite_launches
+
+N = 100_000
+
+
+def _doc(text: str) -> object:
+    return parse_operator_doc(text, "op/README.md")
+
+
+def _page(text: str) -> object:
+    return chunk_page(text, "docs/api.md", "docs")
+
+
+def _auto_blocks(text: str) -> object:
+    return extract_blocks(text, "auto")
+
+
+def _torch_file(text: str) -> object:
+    from parsers.benchmark import _TORCH_RE  # what ingest_benchmark asks of every .py file
+
+    return _TORCH_RE.search(text)
+
+
+ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
+    "extract_blocks: unclosed <code ": (_auto_blocks, lambda n: "<code " * (n // 6)),
+    "rewrite_launches: '<' run": (rewrite_launches, lambda n: "<" * n),
+    "rewrite_launches: 'a<<<' repeated": (rewrite_launches, lambda n: "a<<<" * (n // 4)),
+    "blank_launch_statements: word then <<<": (blank_launch_statements, lambda n: "a" * n + "<<<"),
+    "blank_launch_statements: k<<<a>>>( no ;": (blank_launch_statements, lambda n: "k<<<a>>>(" * (n // 9)),
+    "sections: heading of spaces": (sections, lambda n: "# a" + " " * n + "b\n"),
+    "parse_operator_doc: blank lines": (_doc, lambda n: "# T\n" + "\n" * n + "x"),
+    "parse_operator_doc: '*' lines": (_doc, lambda n: "# T\n" + "*\n" * (n // 2)),
+    "parse_operator_doc: '- ' bullets": (_doc, lambda n: "# 参数\n" + "- \n" * (n // 3)),
+    "parse_operator_doc: line of spaces": (_doc, lambda n: "# T\n| a | b |\n" + " " * n + "\n"),
+    "parse_operator_doc: unclosed <!--": (_doc, lambda n: "<!--" * (n // 4)),
+    "parse_operator_doc: unclosed <table": (_doc, lambda n: "# T\n" + "<table" * (n // 6)),
+    "chunk_page: prototype of one word": (_page, lambda n: "# Prototype\n```\n" + "a" * n + "\n```\n"),
+    "chunk_page: unclosed <!--": (_page, lambda n: "<!--" * (n // 4)),
+    "plain: '[' run then ')'": (plain, lambda n: "[" * n + ")"),
+    "plain: '<' run": (plain, lambda n: "<" * n),
+    "declared_names: word then spaces": (declared_names, lambda n: "a" + " " * n),
+    "declared_names: 'a<' repeated": (declared_names, lambda n: "a<" * (n // 2)),
+    "normalise_op_name: capitals": (normalise_op_name, lambda n: "A" * n),
+    "name_tokens: capitals": (name_tokens, lambda n: "A" * n),
+    "torch import check: blank lines": (_torch_file, lambda n: "\n" * n + "x"),
+    "api_calls: 'A<' repeated": (lambda t: api_calls(t, set()), lambda n: "A<" * (n // 2)),
+    "api_calls: a name then spaces": (lambda t: api_calls(t, set()), lambda n: "A" + " " * n),
+    "api_calls: 'asc_a<' repeated": (lambda t: api_calls(t, set()), lambda n: "asc_a<" * (n // 6)),
+    "core_type: '__global__ ' repeated": (
+        lambda t: core_type(t, [], []),
+        lambda n: "__global__ " * (n // 11),
+    ),
+    "tiling_keys: unclosed TILING_KEY_IS(": (
+        lambda t: tiling_keys(t, {}),
+        lambda n: "TILING_KEY_IS(" * (n // 14),
+    ),
+    "bare_calls: 'a<' repeated": (bare_calls, lambda n: "a<" * (n // 2)),
+    "bare_calls: a name then spaces": (bare_calls, lambda n: "a" + " " * n),
+    "check_injection: a reply of line breaks": (lambda t: list(check_injection(t)), lambda n: "\n" * n),
+}
+
+
+def median_ms(fn: Callable[[str], object], text: str) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        fn(text)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[1] * 1000
+
+
+def main(argv: list[str]) -> None:
+    growth = "--growth" in argv
+    wanted = [a for a in argv if not a.startswith("--")]
+    sizes = (N // 4, N // 2, N) if growth else (N,)
+    for name, (fn, make) in ROWS.items():
+        if wanted and not any(w in name for w in wanted):
+            continue
+        cells = [f"{len(make(n)) / 1000:4.0f} KB {median_ms(fn, make(n)):8.1f} ms" for n in sizes]
+        print(f"{name:45} " + "   ".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
