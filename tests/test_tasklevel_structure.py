@@ -12,7 +12,7 @@ import pytest
 from dedup.structure import structural_fit
 from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
 from parsers.torchref import read_reference
-from schemas.taskops import module_constructors
+from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
 from tests.test_tasklevel_scoring import _index, _reference, _task
 
@@ -254,3 +254,11 @@ def test_a_constructor_extended_with_defaulted_parameters_fits_its_task() -> Non
     # A parameter without a default is no extension: the harness would not fill it.
     required = MODEL_NEW.replace("kernel_size: {annotation},", "kernel_size: int,\n        dilation: int,")
     assert match_document(PLAIN_CONV + required, index)[0] is None
+
+
+def test_unclosed_constructors_are_read_in_bounded_time() -> None:
+    # Hostile: 5,000 `def __init__(self, ` with no `)`; each scanned to the end of its class before
+    # (25.7 s per 100 KB). A constructor's parameters are read at most 4,000 characters on.
+    hostile = "import torch\nclass M(torch.nn.Module):\n" + "    def __init__(self, " * 5_000
+    assert module_constructors(hostile) == {}
+    assert "{0,4000}" in _INIT_PARAMETERS.pattern
