@@ -207,3 +207,23 @@ def test_a_reply_with_a_long_run_of_spaces_is_split_into_clauses_in_bounded_time
     found = clauses("the tile is" + " " * 20_000 + "padded; then   but reduced")
     assert [c.text.strip() for c in found] == ["the tile is" + " " * 20_000 + "padded", "then", "reduced"]
     assert "(?<!\\s)\\s+" in _CLAUSE_SPLIT_RE.pattern and not _CLAUSE_SPLIT_RE.pattern.startswith("\\s*")
+
+
+def test_the_checker_reads_hostile_declarations_in_bounded_time() -> None:
+    # Found by the sweep, fixed after it: each took from seconds to minutes on 5-20 KB before.
+    from annotate.checker import judge, opcontext
+    from annotate.reasoning import verifiers
+
+    const_line = "const " + "a " * 10_000 + "= 1;\n"  # the type's run and the name's split every way
+    assert judge.skipped_declarations({"k.cpp": const_line}, {"k.cpp": ""}) == set()
+    assert judge._DECLARATION_CHARS <= 1_000
+    header = "struct T {\n    " + "a " * 2_500 + "\n\n    uint32_t len;\n};\n"  # a field across lines
+    assert opcontext.tiling_fields(header) == {"T": {"len"}}
+    assert opcontext._DECLARED_RE.findall("typedef " + " " * 20_000 + "x; typedef half DTYPE_X;") == [
+        ("DTYPE_X", "")
+    ]
+    assert opcontext._DECLARED_RE.findall("a:" * 10_000 + " DTYPE_Y = 1;") == [("", "DTYPE_Y")]
+    assert verifiers._TOP_LEVEL_RE.search("\n" * 20_000 + "x = 1;") is None
+    for pattern in (opcontext._DECLARED_RE, opcontext._RENDERED_FIELD_RE, verifiers._TOP_LEVEL_RE):
+        # no negated class repeated without bound, unless it stops at the end of a line
+        assert not re.search(r"\[\^(?![^\]]*\\n)[^\]]*\][*+]", pattern.pattern), pattern.pattern

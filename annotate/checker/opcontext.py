@@ -23,9 +23,13 @@ MERGED_TILING = "CurateOpTilingData"
 
 _BUILD_MACRO_RE = re.compile(r"\b(DTYPE|ORIG_DTYPE|FORMAT)_([A-Z0-9_]+)\b")
 _DEFINED_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+# Each run is bounded and split one way only: a typedef's type is read at most 256 characters on
+# up to the blank before the name, a constant's type at most 128. Before, a run of spaces after
+# `typedef` was split every way between the type's spaces and the blank (minutes for 20 KB), and
+# a run of `a:` scanned from each of its positions (found by helper redos).
 _DECLARED_RE = re.compile(
-    r"\b(?:using|typedef\s+[\w:<>, ]+?|struct|class)\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)"
-    r"|\b[\w:>]+\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)\s*=(?!=)"  # a constant of the kernel's own
+    r"\b(?:using\s+|typedef\s[^;]{0,256}?\s|struct\s+|class\s+)((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)"
+    r"|\b[\w:>]{1,128}\s+((?:DTYPE|ORIG_DTYPE|FORMAT)_\w+)\s*=(?!=)"  # a constant of the kernel's own
 )
 _BEGIN_RE = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.DOTALL)
 _FIELD_RE = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^)]*)\)")
@@ -406,7 +410,9 @@ def op_context(unit_text: str, op_dir: Path | None, other_ops: tuple[Path, ...] 
 
 
 _RENDERED_STRUCT_RE = re.compile(r"^struct (\w+)(?: : [^{]*)? \{\n(.*?)^\};", re.MULTILINE | re.DOTALL)
-_RENDERED_FIELD_RE = re.compile(r"^    [^;]*?(\w+)(?:\[[^\]]*\])?;$", re.MULTILINE)
+# A field is one line of the rendered struct, at most 512 characters (unbounded and across lines, a
+# hostile header of 5 KB took 5.4 s; found by helper redos).
+_RENDERED_FIELD_RE = re.compile(r"^    [^;\n]{0,512}?\b(\w{1,128})(?:\[[^\]\n]{0,64}\])?;$", re.MULTILINE)
 
 
 def tiling_fields(header: str) -> dict[str, set[str]]:

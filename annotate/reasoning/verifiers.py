@@ -26,8 +26,11 @@ from schemas.verdicts import Verifier
 
 # A block that is declarations, not statements: a quoted type, entry, or device function (a
 # method quoted on its own, `__aicore__ inline void Compute(int32_t i) { ... }`).
+# Leading blanks are read within a line (a later line's own start is tried anyway), and a run up to
+# `__aicore__` at most 2,000 characters: `^\s*` and `[^;(]*` had scanned from every line start of a
+# run of blank lines to its end (8 s for 20 KB; found by helper redos).
 _TOP_LEVEL_RE = re.compile(
-    r"^\s*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__|[^;(]*__aicore__)",
+    r"^[^\S\n]*(?:template\s*<|class\s|struct\s|extern\s|namespace\s|#|using\s|.*__global__|[^;(]{0,2000}__aicore__)",
     re.MULTILINE,
 )
 _UNDECLARED_RE = re.compile(r"^'(\w+)' is not declared here")
