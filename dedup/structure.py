@@ -12,7 +12,7 @@ cannot and to place networks, whose names state no op.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemas.taskops import module_constructors as module_classes
@@ -65,53 +65,52 @@ def structures_of(constructors: Iterable[Sequence[str]], shapes: Iterable[Sequen
     return [("constructor", tuple(c)) for c in constructors if c] + [("input", tuple(s)) for s in shapes]
 
 
-def _rowstructures_of(facts: CandidateFacts) -> list[Structure]:
+def _row_structures(facts: CandidateFacts) -> list[Structure]:
     return structures_of(facts.constructors, facts.pinned_shapes)
 
 
 def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
     """Tasks whose structure the row repeats: its reference's constructor (a submission's
-    `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins."""
+    `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins.
+    A row constructor no task has as it is may extend a task's (`_extends`)."""
     found: set[int] = set()
-    for key in _rowstructures_of(facts):
+    for key in _row_structures(facts):
         exact = index.structures.get(key)
         if exact:
             found.update(exact)
         elif key[0] == "constructor":
-            found.update(t for params, tasks in _extended_constructors(index, key[1]) for t in tasks)
+            for (kind, params), tasks in index.structures.items():
+                if kind == "constructor" and _extends(key[1], params):
+                    found.update(tasks)
     return found
 
 
-def _extended_constructors(
-    index: TaskIndex, row: tuple[str, ...]
-) -> Iterator[tuple[tuple[str, ...], list[int]]]:
-    """Task constructors the row's extends with defaulted parameters only (a solution's
-    `dilation: int = 1` after its reference's parameters): the harness's positional
-    `get_init_inputs` build it all the same. Looked up only when no task has the row's
-    constructor as it is. Dev, renamed: 2 more right, none wrong (README)."""
-    for (kind, params), tasks in index.structures.items():
-        extra = row[len(params) :]
-        defaulted = bool(extra) and all("=" in p for p in extra)
-        if kind == "constructor" and params and defaulted and row[: len(params)] == params:
-            yield params, tasks
+def _extends(row: Sequence[str], params: tuple[str, ...]) -> bool:
+    """Whether `row` is the task's `params` followed by defaulted parameters only (a solution's
+    `dilation: int = 1` after its reference's): the harness's positional `get_init_inputs` build
+    it all the same. Dev, renamed: 2 more right, none wrong (README)."""
+    extra = row[len(params) :]
+    return (
+        bool(params) and bool(extra) and tuple(row[: len(params)]) == params and all("=" in p for p in extra)
+    )
 
 
 def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]:
     """What of task `t`'s structure the row repeats, as the report states it."""
     sig = index.signatures[t]
     stated = set(structures_of([sig.constructor], sig.input_dims))
-    shared = [key for key in dict.fromkeys(_rowstructures_of(facts)) if key in stated]
+    shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
     constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
     if not constructors and sig.constructor:
-        constructors = _loose_constructor_fit(index, tuple(sig.constructor), facts.constructors)
+        constructors = _loose_constructor_fit(tuple(sig.constructor), facts.constructors)
     return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
 
 
-def _loose_constructor_fit(index: TaskIndex, task: tuple[str, ...], rows: list[list[str]]) -> list[str]:
+def _loose_constructor_fit(task: tuple[str, ...], rows: list[list[str]]) -> list[str]:
     """How a row's constructor repeats the task's other than as it is, in the report's words: the
-    task's parameters then defaulted ones (`_extended_constructors`), or the same names."""
+    task's parameters then defaulted ones (`_extends`), or the same names."""
     for row in rows:
-        if task in dict(_extended_constructors(index, tuple(row))):
+        if _extends(row, task):
             return [f"constructor ({', '.join(task)}), then defaulted {', '.join(row[len(task) :])}"]
     names = parameter_names(task)
     if any(parameter_names(row) == names for row in rows):
