@@ -44,6 +44,7 @@ from dedup.structure import (
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
+    COLLECTIVES,
     COMPOSITES,
     GENERIC,
     NOT_COMPUTATIONS,
@@ -183,12 +184,12 @@ def candidate_facts(
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
     stream = _IDENT.findall(NOT_COMPUTATIONS.sub(" ", code))
     words: set[str] = set()
-    called = "linear" in code and _CALLED_ADJECTIVE.search(code) is not None
+    called = set(_CALLED_ADJECTIVE.findall(code)) if any(w in code for w in _ADJECTIVES) else set()
     for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order
         if own and len(ident) > 6 and _name_key(ident) in own:
             continue
         words.update(split_identifier(ident))
-        if ident in _ADJECTIVES and not called:
+        if ident in _ADJECTIVES and ident not in called:
             continue
         for op, word in _identifier_ops(ident):
             facts.ops.setdefault(op, word)
@@ -215,9 +216,6 @@ def candidate_facts(
     return facts, own | words
 
 
-_COLLECTIVE = re.compile(r"(?i)all_?gather|reduce_?scatter|all_?reduce|all_?to_?all")
-
-
 def _drop_words_of_other_trades(code: str, facts: CandidateFacts) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
@@ -225,7 +223,7 @@ def _drop_words_of_other_trades(code: str, facts: CandidateFacts) -> None:
     squares or magnitudes it takes (a square root or an absolute value, and a sum): an FFT's
     `norm` is its normalisation mode. Dev controls: ops-fft 3 of 11 units flagged as `l2_norm`
     -> 0, lcal's one unit as `gather` -> 0; dev renamed solutions: no right placement lost."""
-    if ("gather" in facts.ops or "scatter" in facts.ops) and _COLLECTIVE.search(code):
+    if ("gather" in facts.ops or "scatter" in facts.ops) and COLLECTIVES.search(code):
         facts.ops.pop("gather", None)
         facts.ops.pop("scatter", None)
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
@@ -267,7 +265,7 @@ _SWITCH_WORDS = frozenset({"en", "enable", "enabled", "mode", "modes", "flag", "
 # of tests/fixtures/controls were each placed on a matmul task by such a comment. Called
 # (`F.linear(x, w)`), the bare word is the layer again.
 _ADJECTIVES = frozenset({"linear"})
-_CALLED_ADJECTIVE = re.compile(r"\blinear\s*\(")
+_CALLED_ADJECTIVE = re.compile(r"\b(" + "|".join(sorted(_ADJECTIVES)) + r")\s*\(")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -400,8 +398,7 @@ def semantic_score(
     sig = index.signatures[t]
     task_ops = set(sig.ops) | set(index.required[t])
     helpers = implied_ops(task_ops) - task_ops  # a conv's matmul, a mish's softplus: not extra work
-    # recognised from other ops or from a shape that serves other ends: evidence, never extra work
-    inferred = set(facts.inferred) | set(facts.incidental)
+    inferred = _not_extra_work(facts)
     shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers and op not in inferred}
     shown |= {op for op in task_ops if op in facts.ops}
     both = sum(_WEIGHT[strength(op)] for op in task_ops & shown)
@@ -663,18 +660,24 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
                 if 2 * len(required & present) >= len(required):
                     return t, name
             elif name not in facts.function_names or not _does_more_than(
-                index, t, present, [*facts.inferred, *facts.incidental]
+                index, t, present, _not_extra_work(facts)
             ):
                 return t, name
     return None
 
 
-def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: Sequence[str]) -> bool:
+def _not_extra_work(facts: CandidateFacts) -> set[str]:
+    """Ops recognised from other ops or from a code shape that serves other ends: evidence for a
+    task, never work beyond it."""
+    return set(facts.inferred) | set(facts.incidental)
+
+
+def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:
     """Whether a document shows strong ops a single-op task neither is nor is carried out with:
     a fused kernel's helper named `Gelu` or `GroupNorm` names one step, not the task it solves."""
     task_ops = set(index.signatures[t].ops) | index.required[t]
     allowed = task_ops | implied_ops(task_ops)
-    return any(strength(op) == STRONG and op not in allowed for op in present - set(inferred))
+    return any(strength(op) == STRONG and op not in allowed for op in present - inferred)
 
 
 def unit_prose(unit: KernelUnit) -> str:

@@ -450,8 +450,10 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
 # `tokenPool`). Left, they made 18 of 69 files of a communication library (ascend-transformer-
 # boost's lcal) look like solutions of the `gather`, `scatter` and `l2_norm` tasks, and a token
 # pool and a max like a max pool. Matched in any case, with or without `_`.
+_COLLECTIVE_PHRASES = r"all_?gather|reduce_?scatter|all_?reduce|all_?to_?all"
+COLLECTIVES = re.compile(f"(?i){_COLLECTIVE_PHRASES}")  # a document that does collective communication
 NOT_COMPUTATIONS = re.compile(
-    r"(?i)all_?gather|reduce_?scatter|all_?reduce|all_?to_?all|set_?mask_?(?:norm|count)"
+    rf"(?i){_COLLECTIVE_PHRASES}|set_?mask_?(?:norm|count)"
     r"|(?:set_?)?atomic_?(?:add|max|min|sub)"
     r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
 )
