@@ -16,8 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from annotate.checker.judge import skipped_declarations
+from annotate.checker.opcontext import tiling_fields
+from annotate.reasoning.claims import clauses
 from annotate.reasoning.substance import check_injection
 from curate.code_blocks import extract_blocks
+from dedup.idioms import handwritten_ops
+from dedup.tasks import candidate_facts
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
@@ -25,6 +30,7 @@ from parsers.facts import api_calls, core_type, tiling_keys
 from parsers.library import bare_calls
 from parsers.units import normalise_op_name
 from schemas.ascendc import blank_launch_statements, rewrite_launches
+from schemas.taskops import module_constructors
 
 N = 100_000
 
@@ -83,6 +89,47 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "bare_calls: 'a<' repeated": (bare_calls, lambda n: "a<" * (n // 2)),
     "bare_calls: a name then spaces": (bare_calls, lambda n: "a" + " " * n),
     "check_injection: a reply of line breaks": (lambda t: list(check_injection(t)), lambda n: "\n" * n),
+    "clauses: a run of spaces": (clauses, lambda n: "a" + " " * n + "b."),
+    "skipped_declarations: a long const line": (
+        lambda t: skipped_declarations({"k.cpp": t}, {"k.cpp": ""}),
+        lambda n: "const " + "a " * (n // 2) + "= 1;",
+    ),
+    "tiling_fields: a field across lines": (
+        tiling_fields,
+        lambda n: "struct T {\n    " + "a " * (n // 2) + "\n};\n",
+    ),
+    "candidate_facts: unclosed input_desc lists": (
+        candidate_facts,
+        lambda n: '"input_desc": [ "name": "x"' * (n // 27),
+    ),
+    "module_constructors: unclosed __init__": (
+        module_constructors,
+        lambda n: "class M(torch.nn.Module):\n" + "    def __init__(self, " * (n // 23),
+    ),
+    # the code shapes of dedup/idioms.py (hand-written ops), each tried on what it could scan
+    "handwritten_ops: one long word": (
+        handwritten_ops,
+        lambda n: "a" * n + " ? 0.0f : exp( max Maxs Mins Sigmoid igmoid anchor h0 grid Abs ool um",
+    ),
+    "handwritten_ops: 'pool' in a word": (handwritten_ops, lambda n: "pool" * (n // 4) + " ool"),
+    "handwritten_ops: 'inv' in a word": (handwritten_ops, lambda n: "inv" * (n // 3) + " pool ool"),
+    "handwritten_ops: 'Sum' in a word": (handwritten_ops, lambda n: "Sum" * (n // 3) + " * inv um"),
+    "handwritten_ops: spaces in a branch": (handwritten_ops, lambda n: "if (" + " " * n + "? 0.0f"),
+    "handwritten_ops: conditionals": (handwritten_ops, lambda n: "x > 0.0f ? " * (n // 11)),
+    "handwritten_ops: Maxs without a scalar": (handwritten_ops, lambda n: "Maxs(a, b, " * (n // 11)),
+    "handwritten_ops: Maxs without a ;": (handwritten_ops, lambda n: "Maxs(" * (n // 5) + " -1.0f ;"),
+    "handwritten_ops: Sigmoid without a ;": (handwritten_ops, lambda n: "Sigmoid(a, b " * (n // 13)),
+    "handwritten_ops: fminf(fmaxf( then a word": (
+        handwritten_ops,
+        lambda n: "fminf(fmaxf(" * (n // 24) + "x" * (n // 2),
+    ),
+    "handwritten_ops: Abs then ReduceSum": (
+        handwritten_ops,
+        lambda n: "Abs(" * (n // 8) + "ReduceSum " * (n // 20),
+    ),
+    "handwritten_ops: sigmoid openings": (handwritten_ops, lambda n: "1.0f / (1.0f + exp(" * (n // 20)),
+    "handwritten_ops: softplus openings": (handwritten_ops, lambda n: "log(1 + exp" * (n // 11)),
+    "handwritten_ops: zero-clamp openings": (handwritten_ops, lambda n: "if (v < 0.0f) { " * (n // 16)),
 }
 
 

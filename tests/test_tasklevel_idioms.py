@@ -155,7 +155,7 @@ def test_no_idiom_scans_without_bound() -> None:
     # Hostile rows: an operand written `(\w+)` is tried at every character of a long identifier,
     # each try running to its end (a row of one 100 KB word took 75 s per pattern before), and a
     # `[^;]*` after a call scans to the end of a row without a `;` once per call. Every operand
-    # is a bounded word and every gap is bounded (benchmarks/bench_idioms.py times such rows).
+    # is a bounded word and every gap is bounded (benchmarks/bench_hostile_regex.py times such rows).
     for idiom in IDIOMS:
         pattern = idiom.pattern.pattern
         assert "(\\w+)" not in pattern, idiom
