@@ -82,7 +82,10 @@ class EvalJudge:
         is none); with a judge, the first of the match and its alternatives it says yes to."""
         if match is None or self.mode == "none":
             return None if match is None or match.layer == "candidate" else match
-        return first_confirmed(match, lambda option: self._verdict(option, text, truth))
+        confirmed = first_confirmed(match, lambda option: self._verdict(option, text, truth))
+        if confirmed is not None:
+            confirmed.tied = []  # the judge chose among tied tasks (as curate.tasklevel does)
+        return confirmed
 
     def _verdict(self, option: TaskMatch, text: str, truth: str) -> bool | None:
         self.asked += 1
@@ -174,19 +177,29 @@ def main() -> None:
             text = code if variant == "as-written" else neutralise(code, names)
             match, _ = match_document(text, index, threshold=args.threshold)
             placed = judge.place(match, text, key)
-            got = op_name_key(sigs[placed.item].task) if placed else ""
-            counts = table.setdefault((split, variant), [0, 0, 0])  # solutions, placed, right
+            named = [op_name_key(sigs[t].task) for t in ([placed.item, *placed.tied] if placed else [])]
+            # solutions, placed on one task, right, placed on one of tied tasks, the truth among them
+            counts = table.setdefault((split, variant), [0, 0, 0, 0, 0])
             counts[0] += 1
-            counts[1] += placed is not None
-            counts[2] += got == key
-            if args.show_misses and split != "no-task" and got != key:
-                print(f"  miss [{split} {variant}] {truth} -> {got or '-'}")
-    for (split, variant), (n, n_placed, right) in sorted(table.items()):
+            single = placed is not None and not placed.tied
+            counts[1] += single
+            counts[2] += single and named[0] == key
+            counts[3] += placed is not None and not single
+            counts[4] += not single and key in named
+            if args.show_misses and split != "no-task" and not (single and named[0] == key):
+                print(f"  miss [{split} {variant}] {truth} -> {' | '.join(named) or '-'}")
+    for (split, variant), (n, n_placed, right, n_tied, tied_right) in sorted(table.items()):
         recall = right / n if n else 0.0
         precision = right / n_placed if n_placed else 0.0
         print(
             f"{split:9} {variant:10} solutions {n:4} placed {n_placed:4} right {right:4} "
             f"recall {recall:.3f} precision {precision:.3f}"
+        )
+        flagged, caught = n_placed + n_tied, right + tied_right
+        print(
+            f"{'':20} tied {n_tied:4} (truth among them {tied_right}); flagged as a leak, one task"
+            f" or tied: {flagged}, truth among the named: {caught} (recall {caught / n if n else 0.0:.3f},"
+            f" precision {caught / flagged if flagged else 0.0:.3f})"
         )
     if args.judge != "none":
         print(f"judge ({args.judge}): {judge.asked} pairs asked")

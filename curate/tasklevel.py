@@ -121,9 +121,9 @@ def _take(match: TaskMatch, confirmed: TaskMatch) -> None:
         match.item, match.level, match.score = confirmed.item, confirmed.level, confirmed.score
         match.matched_ops, match.shared_numbers = confirmed.matched_ops, confirmed.shared_numbers
         match.name = ""
-    if confirmed is not match or match.layer == "candidate":
+    if confirmed is not match or match.layer == "candidate" or match.tied:
         match.layer, match.confidence = "judge", "high"
-    match.judge = "yes"
+    match.judge, match.tied = "yes", []  # the judge chose among tied tasks
 
 
 def dedup_task_leaks(

@@ -217,6 +217,7 @@ def task_counts(tasks: list[TaskMatch]) -> dict[str, int]:
         "task_matches": len({m.unit for m in kept}),
         "task_matches_fused": len({m.unit for m in kept if m.level == "fused"}),
         "task_matches_op": len({m.unit for m in kept if m.level == "op"}),
+        "task_matches_tied": len({m.unit for m in kept if m.tied}),
         "task_matched_items": len({m.item for m in kept}),
         "task_matches_judged_no": len({m.unit for m in tasks if m.judge == "no"}),
     }

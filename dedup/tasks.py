@@ -468,6 +468,8 @@ def _value_agreement(
 # task is among them for 0.82 of renamed solutions (dev and held-out), 1.3 pairs per document.
 JUDGE_CANDIDATES = 4
 JUDGE_FLOOR = 0.4
+# Tasks tied within RUNNER_UP_MARGIN are flagged together from this score on (`_tied_match`).
+TIE_FLOOR = 0.6
 
 
 def _judge_candidates(
@@ -559,7 +561,10 @@ def match_document(
         # Several candidates fit, but only one of those the words tie with the best: it is placed.
         # Dev, renamed solutions: 5 more placed, 4 right (README).
         fitting = _only_fitting([s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN], fits)
+    tied: list[SemanticScore] = []
     if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
+        if best.score >= max(threshold, TIE_FLOOR) and fitting is None:
+            tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
         best = fitting  # below the threshold, or a tie: the one candidate the structure fits
     elif best is not None and fitting is not None and best.task not in fits:
         best = fitting  # the words chose a task whose structure the row does not repeat
@@ -572,6 +577,8 @@ def match_document(
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
+    if best is None and tied:
+        return _tied_match(index, tied, judged), facts
     if best is not None:
         match = _scored_match(index, best, "semantics")
         match.alternatives = judged
@@ -580,6 +587,17 @@ def match_document(
         judged[0].alternatives = judged[1:]
         return judged[0], facts
     return None, facts
+
+
+def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMatch]) -> TaskMatch:
+    """A document that solves one of several tasks its words tie (within RUNNER_UP_MARGIN, above
+    the threshold) and its structure does not separate: a leak all the same, placed on the first
+    with the others named (`TaskMatch.tied`), confidence low. A judge, when asked, settles it."""
+    first, *others = sorted(tied, key=lambda s: (-s.score, s.task))
+    match = _scored_match(index, first, "semantics")
+    match.confidence, match.tied = "low", [s.task for s in others]
+    match.alternatives = [option for option in judged if option.item != first.task]
+    return match
 
 
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:
@@ -717,5 +735,6 @@ def match_units(units: Sequence[KernelUnit], index: TaskIndex) -> list[TaskMatch
             for placed in (match, *match.alternatives):
                 placed.unit = u
                 placed.item = index.signatures[placed.item].item  # task position -> benchmark item
+            match.tied = [index.signatures[t].item for t in match.tied]
             found.append(match)
     return found

@@ -86,3 +86,7 @@ class TaskMatch:
     judge: str = ""  # "", yes, no: the judge's verdict when one was asked
     # Other tasks a judge is asked about, in rank order, when it refuses this one (layer candidate)
     alternatives: list[TaskMatch] = field(default_factory=list)
+    # Other tasks (benchmark items) the document solves as well as this one, as far as its words
+    # and structure say: it solves one of them (siblings such as `matmul_with_transposed_a` and
+    # `_b` differ in what a renamed row no longer states). Empty for a placement on one task.
+    tied: list[int] = field(default_factory=list)

@@ -18,7 +18,7 @@ from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, match
 from tests.servers.openai_server import OpenAIServer, Reply
 from tests.test_dedup_helpers import run_cli
 from tests.test_tasklevel import CONV_MIN_TANH, NEUTRAL_FUSED, _items, _unit, _write
-from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
+from tests.test_tasklevel_scoring import TIED_BODY, TIED_SIBLINGS, _conv_kernel, _index, _reference, _task
 
 # Siblings: the same computation, told apart only by words of their names and docstrings.
 SQUARE = _reference("").replace("class Model", "# square input\nclass Model")
@@ -313,3 +313,21 @@ def test_documents_are_judged_concurrently(tmp_path) -> None:
     # Every request arrived before the first answer went out; one at a time, each would have
     # arrived after the previous answer.
     assert max(arrivals) < min(arrivals) + answer_after, arrivals
+
+
+def test_the_judge_chooses_among_tied_tasks(tmp_path) -> None:
+    items, index = _judged_index(TIED_SIBLINGS)
+    units = [_unit("conv.cpp", _conv_kernel(TIED_BODY))]
+    with OpenAIServer() as server:
+        server.script = _says_yes_to("x * 3.5")  # the reference of conv2d_scale_hardtanh
+        matches = match_units(units, index)
+        assert len(matches) == 1 and matches[0].tied, "the tie was not flagged with its tasks"
+        assert task_counts(matches)["task_matches_tied"] == 1
+        judge_matches(matches, units, items, JudgeSettings(server.url, "judge", tmp_path / "j.sqlite"))
+    match = matches[0]
+    assert (items[match.item].task_name, match.layer, match.judge) == (
+        "conv2d_scale_hardtanh",
+        "judge",
+        "yes",
+    )
+    assert match.tied == [] and task_counts(matches)["task_matches_tied"] == 0

@@ -4,8 +4,11 @@ the card's policy sentence. Each case fails when its feature is taken out."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+import dedup.tasks
 from curate.tasklevel import task_index_for
 from dedup.tasks import (
     UNIT_SCAN_CHARS,
@@ -17,7 +20,8 @@ from dedup.tasks import (
 )
 from parsers.torchref import read_reference
 from schemas import KernelUnit
-from tests.test_tasklevel import _items  # the same mini benchmark of named references
+from tests.test_dedup_helpers import run_cli
+from tests.test_tasklevel import _items, _write  # the same mini benchmark of named references
 
 
 def _reference(forward: str, constants: str = "", params: str = "") -> str:
@@ -227,9 +231,35 @@ def test_ops_a_task_is_carried_out_with_are_not_extra_work() -> None:
     assert scored.ops == 1.0, "a conv's Mmad and a mish's softplus and tanh counted as extra work"
 
 
-def test_semantics_abstains_between_siblings_the_row_does_not_tell_apart() -> None:
-    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH})
-    body = "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
-    body += "\n  // in_channels, out_channels, kernel_size"
-    match, _ = match_document(_conv_kernel(body), index)
-    assert match is None, "a tie between siblings was settled by the order of the tasks"
+TIED_SIBLINGS = {"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH}
+TIED_BODY = (
+    "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
+    "\n  // in_channels, out_channels, kernel_size"
+)
+
+
+def test_siblings_the_row_does_not_tell_apart_are_flagged_together() -> None:
+    index = _index(TIED_SIBLINGS)
+    match, _ = match_document(_conv_kernel(TIED_BODY), index)
+    assert match is not None, "a row that solves one of two tied siblings was not flagged"
+    named = {index.signatures[t].task for t in (match.item, *match.tied)}
+    assert named == set(TIED_SIBLINGS), "a tie between siblings was settled by the order of the tasks"
+    assert match.confidence == "low"
+
+
+def test_a_tie_below_the_tie_floor_is_not_flagged(monkeypatch) -> None:
+    monkeypatch.setattr(dedup.tasks, "TIE_FLOOR", 0.99)
+    match, _ = match_document(_conv_kernel(TIED_BODY), _index(TIED_SIBLINGS))
+    assert match is None, "a weak tie was flagged"
+
+
+def test_leakage_names_every_tied_task(tmp_path, monkeypatch, capsys) -> None:
+    bench = _write(tmp_path / "reference" / "fuse", {f"{t}.py": text for t, text in TIED_SIBLINGS.items()})
+    train = _write(tmp_path / "train", {"renamed.cpp": _conv_kernel(TIED_BODY)})
+    reports = tmp_path / "r"
+    status, out, _ = run_cli(monkeypatch, capsys, "audit", train, bench.parent, "--report-dir", reports)
+    assert status == 1 and "1 one of tied tasks" in out
+    markdown = (reports / "leakage.md").read_text()
+    assert "one of `conv2d_hardtanh_scale`, `conv2d_scale_hardtanh`" in markdown
+    record = json.loads((reports / "leakage.json").read_text())["task_matches"][0]
+    assert {record["task_name"], *record["tied_tasks"]} == set(TIED_SIBLINGS)

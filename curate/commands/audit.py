@@ -109,7 +109,7 @@ def audit(
             f"{counts['leaked_items']} of {counts['test_items']} test items "
             f"({counts['leak_pairs']} pairs); {counts['name_matches']} op-name matches; "
             f"{counts['task_matches']} solve a test task ({counts['task_matches_fused']} fused, "
-            f"{counts['task_matches_op']} single-op); "
+            f"{counts['task_matches_op']} single-op, {counts['task_matches_tied']} one of tied tasks); "
             + (
                 f"{left_out} test folder file{'s' * (left_out != 1)} not compared (no kernel); "
                 if left_out

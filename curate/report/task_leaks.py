@@ -33,6 +33,7 @@ def task_record(
         "benchmark": item.benchmark,
         "task_name": item.task_name,
         "task_path": item.path,
+        "tied_tasks": [items[i].task_name for i in match.tied],
         "layer": match.layer,
         "level": match.level,
         "score": match.score,
@@ -95,6 +96,7 @@ def _short_record(
         "unit_kernel": unit.kernel_name,
         "item_id": item.item_id,
         "task_name": item.task_name,
+        "tied_tasks": [items[i].task_name for i in match.tied],
         "layer": match.layer,
         "level": match.level,
         "score": match.score,
@@ -107,6 +109,16 @@ def _document(record: dict[str, Any]) -> str:
     """The unit's file, and its kernel: a file with several kernels is several documents."""
     kernel = record.get("unit_kernel")
     return f"`{record['unit_path']}`" + (f" kernel `{kernel}`" if kernel else "")
+
+
+def _task(record: dict[str, Any]) -> str:
+    """The task, or "one of" the tasks a document ties on (`TaskMatch.tied`)."""
+    tied = record.get("tied_tasks") or []
+    return (
+        f"one of `{record['task_name']}`, " + ", ".join(f"`{t}`" for t in tied)
+        if tied
+        else f"`{record['task_name']}`"
+    )
 
 
 def _join(values: Sequence[Any]) -> str:
@@ -139,6 +151,12 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
         f"benchmark tasks: {counts.get('task_matches_fused', 0)} a fused task (every step), "
         f"{counts.get('task_matches_op', 0)} a single-op task (level op, lower confidence)"
         + (
+            f"; {counts['task_matches_tied']} of them solve one of several tasks that their words tie"
+            " and their structure does not separate (confidence low, the tasks listed)"
+            if counts.get("task_matches_tied")
+            else ""
+        )
+        + (
             f"; {counts['task_matches_judged_no']} more the judge rejected"
             if counts.get("task_matches_judged_no")
             else ""
@@ -152,12 +170,12 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
     out += ["", "| document | task | layer | level | score | judge |", "|---|---|---|---|---:|---|"]
     for r in records[:50]:
         out.append(
-            f"| {_document(r)} | `{r['task_name']}` | {r['layer']} | {r['level']} | "
+            f"| {_document(r)} | {_task(r)} | {r['layer']} | {r['level']} | "
             f"{r['score']:.3f} | {r['judge'] or '-'} |"
         )
     for n, r in enumerate([r for r in records if "task" in r][:TOP_TASK_MATCHES], start=1):
         task, cand = r["task"], r["candidate"]
-        out += ["", f"### {n}. {_document(r)} solves `{r['task_name']}` ({r['layer']}, {r['level']})", ""]
+        out += ["", f"### {n}. {_document(r)} solves {_task(r)} ({r['layer']}, {r['level']})", ""]
         out += ["| the task states | the document states |", "|---|---|"]
         out.append(f"| required ops: {_join(task['required_ops'])} | ops shown: {_join(cand['ops'])} |")
         out.append(f"| calls: {_join(task['calls'])} | AscendC calls: {_join(cand['apis'])} |")
