@@ -121,6 +121,9 @@ _JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
 _DIM_CHECK = re.compile(r"(?:dim\(\)|GetDimNum\(\)|\.ndim)\s*[!=]=\s*([3-5])(?!\d)")
 # aclnnConvolution's flag: a binding that passes `transposed = false` does a plain convolution even
 # though it also passes an output padding (a word that otherwise shows a transposed one).
+# The AscendC matmul API's transpose arguments: the tiling's `SetAType(pos, format, dtype, true)`
+# and the kernel's `SetTensorB(gm, true)`; the last argument says whether the operand is transposed.
+_OPERAND_SETTING = re.compile(r"\bSet(?:Tensor)?([AB])(?:Type)?\s*\(([^;(){}]{0,300})\)")
 _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 
 
@@ -553,9 +556,9 @@ def match_document(
         scored = semantic_score(index, t, facts, words, numbers)
         if scored.constants >= VALUE_CLAIM_AGREEMENT:
             candidates.append(scored)
+    fits = fitting_tasks(index, facts)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)
-    fits = fitting_tasks(index, facts)
     fitting = _only_fitting([s for s in candidates if s.score >= STRUCTURE_FLOOR], fits)
     if fitting is None and best is not None and best.score >= threshold:
         # Several candidates fit, but only one of those the words tie with the best: it is placed.
@@ -574,6 +577,9 @@ def match_document(
     unique = uniquely_fitting(index, facts, present)
     if unique is not None and (best is None or best.task not in fits):
         best = semantic_score(index, unique, facts, words, numbers)
+    if best is None and tied:
+        tied = _settle_tie(index, tied, code)
+        best = tied[0] if len(tied) == 1 else None
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -598,6 +604,37 @@ def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMa
     match.confidence, match.tied = "low", [s.task for s in others]
     match.alternatives = [option for option in judged if option.item != first.task]
     return match
+
+
+def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[SemanticScore]:
+    """The tied tasks that agree with what the row's op definition states, when some do and
+    others do not: its number of tensor inputs (`masked_cumsum` takes a mask, `cumsum` not) and
+    the matmul operands it transposes (`matmul_with_transposed_a` / `_b`). Siblings differ here
+    though their words tie. Dev, renamed: 5 more right (inputs 2, transposes 3), none wrong."""
+    facts = CandidateFacts()
+    _stated_facts(code, facts)
+    inputs = len(set(facts.inputs))
+    transposed = transposed_operands(code)
+    agreements = [
+        lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
+        lambda sig: transposed is not None and set(sig.transposed) == transposed,
+    ]
+    for agrees in agreements:
+        kept = [s for s in tied if agrees(index.signatures[s.task])]
+        tied = kept or tied
+    return tied
+
+
+def transposed_operands(code: str) -> set[str] | None:
+    """The matmul operands ("a", "b") a row's AscendC calls take transposed; None when it sets
+    neither operand's layout."""
+    if "Set" not in code:
+        return None
+    found: dict[str, bool] = {}
+    for side, args in _OPERAND_SETTING.findall(code):
+        last = re.sub(r"/\*.{0,80}?\*/", "", args.rsplit(",", 1)[-1]).strip() if "," in args else ""
+        found[side.lower()] = found.get(side.lower(), False) or last == "true"
+    return {side for side, flag in found.items() if flag} if found else None
 
 
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:

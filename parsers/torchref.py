@@ -45,6 +45,17 @@ def _literal(node: ast.expr) -> str:
         return ast.unparse(node)
 
 
+def _is_transpose(node: ast.expr) -> bool:
+    """`A.T`, `A.mT`, `A.t()`, `A.transpose(0, 1)`, `torch.transpose(A, 0, 1)`."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("T", "mT")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("t", "transpose")
+    )
+
+
 class _Forward(ast.NodeVisitor):
     """The ops of a method body in evaluation order (arguments before the call that uses them)."""
 
@@ -53,6 +64,7 @@ class _Forward(ast.NodeVisitor):
         self.ops: list[str] = []
         self.calls: list[str] = []
         self.reductions: list[str] = []
+        self.transposed: set[str] = set()  # "a", "b": matmul operands taken transposed
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
@@ -73,6 +85,10 @@ class _Forward(ast.NodeVisitor):
             return
         kwargs = [f"{k.arg}={_literal(k.value)}" for k in node.keywords if k.arg]
         self.ops.extend(ops)
+        if "matmul" in ops:
+            self.transposed |= {
+                side for side, arg in zip("ab", node.args[:2], strict=False) if _is_transpose(arg)
+            }
         call = f"{name}({', '.join(kwargs)})"
         self.calls.append(call)
         if name in _REDUCTIONS and (kwargs or len(node.args) > 1):
@@ -185,6 +201,9 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
     visitor = _Forward(modules)
     for statement in forward.body:
         visitor.visit(statement)
+    # `nn.Linear` and `F.linear` multiply by the weight transposed (x @ W.T).
+    if any(isinstance(n, ast.Call) and _callee(n.func) == "linear" for n in nodes):
+        visitor.transposed.add("b")
     shapes, dtypes = _inputs(functions.get("get_inputs"))
     init_params = [a.arg for a in init.args.args[1:]] if init else []
     words: list[str] = []
@@ -207,6 +226,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         values=stated_values(tree, functions),
         constructor=list(module_constructors(text).get("Model", ())),
         input_dims=input_dims(tree, functions.get("get_inputs")),
+        transposed=sorted(visitor.transposed),
     )
 
 

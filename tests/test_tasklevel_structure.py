@@ -14,7 +14,7 @@ from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
-from tests.test_tasklevel_scoring import _index, _reference, _task
+from tests.test_tasklevel_scoring import HARDTANH_SCALE, _index, _reference, _task
 
 # Siblings: one computation; the square one takes `kernel_size: int` and a square input, the
 # asymmetric one `kernel_size: tuple` and a wider input. A renamed row says neither word.
@@ -262,3 +262,78 @@ def test_unclosed_constructors_are_read_in_bounded_time() -> None:
     hostile = "import torch\nclass M(torch.nn.Module):\n" + "    def __init__(self, " * 5_000
     assert module_constructors(hostile) == {}
     assert "{0,4000}" in _INIT_PARAMETERS.pattern
+
+
+# Tied siblings told apart by what the row's op definition states (`dedup.tasks._settle_tie`).
+def _matmul_reference(expr: str, inputs: str = "A, B", extra: str = "") -> str:
+    return f'''import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """Performs a single matrix multiplication."""
+    def forward(self, {inputs}):
+        return torch.matmul({expr}){extra}
+
+M = 1024
+K = 4096
+N = 2048
+
+def get_inputs():
+    return [{", ".join("torch.rand(K, K)" for _ in inputs.split(","))}]
+'''
+
+
+TRANSPOSED = {
+    "matmul_with_transposed_a": _matmul_reference("A.T, B"),
+    "matmul_with_transposed_b": _matmul_reference("A, B.T"),
+}
+BYSTANDER = {"conv2d_hardtanh_scale": HARDTANH_SCALE}  # words every task states weigh nothing
+MATMUL_ROW = """
+// C = A * B on the cube unit: a gemm of two fp32 matrices
+extern "C" __global__ __aicore__ void op_kilo(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling) {
+  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
+         MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+  mm.SetTensorA(aGlobal, false);
+  mm.SetTensorB(bGlobal, /*isTransposeB=*/true);
+  mm.IterateAll(cGlobal);
+}
+// host: tiling for M = 1024, K = 4096, N = 2048; a single matrix multiplication per core
+// cubeTiling.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false);
+// cubeTiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, /*transpose=*/true);
+"""
+
+
+def test_the_reference_states_which_matmul_operand_it_transposes() -> None:
+    assert read_reference("t", TRANSPOSED["matmul_with_transposed_a"]).transposed == ["a"]
+    assert read_reference("t", _matmul_reference("A.t(), B.transpose(0, 1)")).transposed == ["a", "b"]
+    linear = _reference("").replace("nn.Conv2d(in_channels, out_channels, kernel_size)", "nn.Linear(6, 12)")
+    assert read_reference("t", linear).transposed == ["b"], "nn.Linear multiplies by its weight transposed"
+
+
+def test_the_operand_a_row_transposes_settles_a_tie_between_siblings() -> None:
+    index = _index({**TRANSPOSED, **BYSTANDER})
+    match, _ = match_document(MATMUL_ROW, index)
+    assert _task(index, match) == "matmul_with_transposed_b" and match.tied == []
+    # Transposing neither: no sibling agrees, both stay named.
+    match, _ = match_document(MATMUL_ROW.replace("true", "false"), index)
+    assert match is not None and {
+        _task(index, match),
+        *(index.signatures[t].task for t in match.tied),
+    } == set(TRANSPOSED)
+
+
+def test_the_number_of_inputs_a_row_declares_settles_a_tie_between_siblings() -> None:
+    index = _index(
+        {
+            "gemm_matmul_plain": _matmul_reference("A, B"),
+            "gemm_matmul_masked": _matmul_reference("A, B", "A, B, C", " * C"),
+            **BYSTANDER,
+        }
+    )
+    inputs = '\n  Mul(y, y, m, n);\n  this->Input("x1"); this->Input("x2"); this->Input("x3");\n'
+    match, _ = match_document(MATMUL_ROW.replace("true", "false") + inputs, index)
+    assert _task(index, match) == "gemm_matmul_masked" and match.tied == []
+    match, _ = match_document(
+        MATMUL_ROW.replace("true", "false") + inputs.replace(' this->Input("x3");', ""), index
+    )
+    assert _task(index, match) == "gemm_matmul_plain" and match.tied == []
