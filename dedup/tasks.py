@@ -124,6 +124,9 @@ _DIM_CHECK = re.compile(r"(?:dim\(\)|GetDimNum\(\)|\.ndim)\s*[!=]=\s*([3-5])(?!\
 # The AscendC matmul API's transpose arguments: the tiling's `SetAType(pos, format, dtype, true)`
 # and the kernel's `SetTensorB(gm, true)`; the last argument says whether the operand is transposed.
 _OPERAND_SETTING = re.compile(r"\bSet(?:Tensor)?([AB])(?:Type)?\s*\(([^;(){}]{0,300})\)")
+# A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
+# is not a computation it does.
+_INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
 _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 
 
@@ -185,7 +188,9 @@ def candidate_facts(
     facts.names = list(dict.fromkeys([*names, *functions]))
     facts.function_names = sorted(set(functions) - set(names))
     own = {k for k in (_name_key(n) for n in facts.names) if len(k) >= 3}
-    stream = _IDENT.findall(NOT_COMPUTATIONS.sub(" ", code))
+    stream = _IDENT.findall(
+        NOT_COMPUTATIONS.sub(" ", _INCLUDE_LINE.sub(" ", code) if "include" in code else code)
+    )
     words: set[str] = set()
     called = set(_CALLED_ADJECTIVE.findall(code)) if any(w in code for w in _ADJECTIVES) else set()
     for ident in dict.fromkeys(stream):  # each distinct identifier once, in first-seen order

@@ -451,7 +451,9 @@ def ops_of_words(words: list[str]) -> dict[str, str]:
 # boost's lcal) look like solutions of the `gather`, `scatter` and `l2_norm` tasks, and a token
 # pool and a max like a max pool. Matched in any case, with or without `_`.
 _COLLECTIVE_PHRASES = r"all_?gather|reduce_?scatter|all_?reduce|all_?to_?all"
-COLLECTIVES = re.compile(f"(?i){_COLLECTIVE_PHRASES}")  # a document that does collective communication
+# A document that does collective communication: a collective, or a collective communication
+# library's name (HCCL, LCCL, `CCLGatherArgs`), whose "gather" is its own.
+COLLECTIVES = re.compile(rf"(?i){_COLLECTIVE_PHRASES}|\b[hl]?ccl")
 NOT_COMPUTATIONS = re.compile(
     rf"(?i){_COLLECTIVE_PHRASES}|set_?mask_?(?:norm|count)"
     r"|(?:set_?)?atomic_?(?:add|max|min|sub)"

@@ -57,6 +57,13 @@ __aicore__ inline void Stage(uint32_t norm) {
             {"norm", "pool", "add"},
         ),
         ("uint32_t tokenPoolIdx = reqPoolIndices[i]; float m = Max(a, b);", {"pool", "max_pool"}),
+        # A header included as boilerplate is not a computation the file does.
+        ('#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\nAdd(y, x, b, n);', {"matmul"}),
+        # A collective communication library's own arguments (HCCL, LCCL: `CCLGatherArgs`).
+        (
+            "struct CCLGatherArgs { GM_ADDR peer[8]; }; int LoadMTE(HcclDataType t, CCLGatherArgs &a);",
+            {"gather"},
+        ),
     ],
 )
 def test_phrases_of_other_trades_show_no_op(code: str, absent: set[str]) -> None:
