@@ -304,6 +304,10 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
     for kind, body in _JSON_NAMES.findall(code) if "_desc" in code else ():
         target = {"input_desc": facts.inputs, "output_desc": facts.outputs, "attr": facts.attrs}[kind]
         target.extend(_JSON_NAME.findall(body))
+    # A submission states its op definition twice (its JSON and its host code): each name once.
+    facts.inputs, facts.outputs, facts.attrs = (
+        list(dict.fromkeys(v)) for v in (facts.inputs, facts.outputs, facts.attrs)
+    )
     from schemas.ascendc.catalog import compute_api_names  # the catalog: read only for a report
 
     compute = compute_api_names()
@@ -618,7 +622,7 @@ def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[
     though their words tie. Dev, renamed: 5 more right (inputs 2, transposes 3), none wrong."""
     facts = CandidateFacts()
     _stated_facts(code, facts)
-    inputs = len(set(facts.inputs))
+    inputs = len(facts.inputs)
     transposed = transposed_operands(code)
     agreements = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,

@@ -149,7 +149,11 @@ def _inputs(func: ast.FunctionDef | None) -> tuple[list[list[str]], list[str]]:
         return shapes, dtypes
     for node in ast.walk(func):
         if isinstance(node, ast.Call) and _callee(node.func) in _CREATORS:
-            shapes.append([ast.unparse(a) for a in node.args])
+            # `randint(low, high, size)`: the size is its last argument, not all three
+            args = node.args[-1:] if _callee(node.func) == "randint" else node.args
+            if len(args) == 1 and isinstance(args[0], ast.Tuple | ast.List):
+                args = args[0].elts
+            shapes.append([ast.unparse(a) for a in args])
             dtype = next((ast.unparse(k.value) for k in node.keywords if k.arg == "dtype"), "float32")
             dtypes.append(dtype.removeprefix("torch."))
     return shapes, dtypes

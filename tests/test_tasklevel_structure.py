@@ -337,3 +337,11 @@ def test_the_number_of_inputs_a_row_declares_settles_a_tie_between_siblings() ->
         MATMUL_ROW.replace("true", "false") + inputs.replace(' this->Input("x3");', ""), index
     )
     assert _task(index, match) == "gemm_matmul_plain" and match.tied == []
+
+
+def test_input_shapes_are_read_as_the_sizes_each_creator_is_given() -> None:
+    reference = _matmul_reference("A, B", "A, B, C", " * C").replace(
+        "return [torch.rand(K, K), torch.rand(K, K), torch.rand(K, K)]",
+        "A = torch.rand((K, M))\n    return [A, torch.rand(K, N), torch.randint(0, 2, A.shape)]",
+    )
+    assert read_reference("t", reference).input_shapes == [["K", "M"], ["K", "N"], ["A.shape"]]
