@@ -26,6 +26,7 @@ OP_STRENGTH: dict[str, str] = {
     **{
         op: STRONG
         for op in (
+            "collective",  # an all-gather, an all-reduce: no task requires one (`COLLECTIVES`)
             "conv",
             "conv_transpose",
             "matmul",

@@ -11,6 +11,7 @@ import pytest
 from dedup.tasks import candidate_facts, match_document
 from schemas.taskops import STRONG, strength
 from tests.test_tasklevel_scoring import _index
+from tests.test_tasklevel_structure import BYSTANDER, MATMUL_ROW, TRANSPOSED
 
 GATHER = """import torch
 class Model(torch.nn.Module):
@@ -122,7 +123,19 @@ def test_kernels_of_no_benchmark_task_are_placed_on_none() -> None:
     folder = "\n".join(path.read_text(encoding="utf-8") for path in kernels)
     assert match_document(folder, index)[0] is None
     shown = candidate_facts(folder)[0].ops
-    assert not {op for op in shown if strength(op) == STRONG}, shown
+    assert not {op for op in shown if strength(op) == STRONG} - {"collective"}, shown
     assert "matmul" in candidate_facts("self.proj = nn.Linear(d, d)")[0].ops, (
         "a Linear layer is still a matmul"
     )
+
+
+def test_collective_communication_is_extra_work_against_every_task() -> None:
+    # A matmul fused with an all-gather (a compute-and-communicate kernel) does more than the
+    # single-device matmul task; the same matmul alone does not.
+    index = _index({**TRANSPOSED, **BYSTANDER})
+    alone, facts = match_document(MATMUL_ROW, index)
+    assert alone is not None and "collective" not in facts.ops
+    gathered = MATMUL_ROW + "\n  HcclAllGather(sendBuf, recvBuf, count, HCCL_DATA_TYPE_FP32, comm);\n"
+    fused, facts = match_document(gathered, index)
+    assert "collective" in facts.ops
+    assert fused is None or fused.score < alone.score, "the collective was not counted as extra work"
