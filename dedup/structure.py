@@ -16,12 +16,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemas.taskops import module_constructors as module_classes
-from schemas.tasks import CandidateFacts
+from schemas.tasks import CandidateFacts, TaskSignature
 
 if TYPE_CHECKING:
     from dedup.tasks import TaskIndex
 
-Structure = tuple[str, tuple[Any, ...]]  # ("constructor", parameters) or ("input", shape)
+Structure = tuple[str, tuple[Any, ...]]  # ("constructor", parameters) or ("shape", dimensions)
 
 
 def model_constructors(code: str) -> list[list[str]]:
@@ -60,9 +60,15 @@ STRUCTURE_FLOOR = 0.4
 
 
 def structures_of(constructors: Iterable[Sequence[str]], shapes: Iterable[Sequence[int]]) -> list[Structure]:
-    """The structure keys of a task (its one constructor, its input shapes) or of a row (the
-    constructors it defines, the shapes it pins): one spelling, so that both sides compare."""
-    return [("constructor", tuple(c)) for c in constructors if c] + [("input", tuple(s)) for s in shapes]
+    """The structure keys of a task (its one constructor, its input and weight shapes) or of a
+    row (the constructors it defines, the shapes it pins): one spelling, so that both sides compare."""
+    return [("constructor", tuple(c)) for c in constructors if c] + [("shape", tuple(s)) for s in shapes]
+
+
+def task_structures(sig: TaskSignature) -> list[Structure]:
+    """A task's structure keys: its `Model` constructor, the shapes `get_inputs` builds and the
+    weight shapes of its convolutions (a specialised solution pins those too)."""
+    return structures_of([sig.constructor], [*sig.input_dims, *sig.weight_dims])
 
 
 def _row_structures(facts: CandidateFacts) -> list[Structure]:
@@ -72,17 +78,20 @@ def _row_structures(facts: CandidateFacts) -> list[Structure]:
 def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
     """Tasks whose structure the row repeats: its reference's constructor (a submission's
     `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins.
-    A row constructor no task has as it is may extend a task's (`_extends`)."""
-    found: set[int] = set()
-    for key in _row_structures(facts):
-        exact = index.structures.get(key)
-        if exact:
-            found.update(exact)
-        elif key[0] == "constructor":
+    A row constructor no task has as it is may extend a task's (`_extends`). Of the tasks that
+    share some of it, those that share the most: a pinned input and weight shape beat the weight
+    shape alone, which a sibling run on another input has too."""
+    shared: dict[int, int] = {}
+    for key in dict.fromkeys(_row_structures(facts)):
+        found = set(index.structures.get(key, ()))
+        if not found and key[0] == "constructor":
             for (kind, params), tasks in index.structures.items():
                 if kind == "constructor" and _extends(key[1], params):
                     found.update(tasks)
-    return found
+        for t in found:
+            shared[t] = shared.get(t, 0) + 1
+    most = max(shared.values(), default=0)
+    return {t for t, n in shared.items() if n == most}
 
 
 def _extends(row: Sequence[str], params: tuple[str, ...]) -> bool:
@@ -98,12 +107,16 @@ def _extends(row: Sequence[str], params: tuple[str, ...]) -> bool:
 def structural_fit(index: TaskIndex, t: int, facts: CandidateFacts) -> list[str]:
     """What of task `t`'s structure the row repeats, as the report states it."""
     sig = index.signatures[t]
-    stated = set(structures_of([sig.constructor], sig.input_dims))
+    stated = set(task_structures(sig))
     shared = [key for key in dict.fromkeys(_row_structures(facts)) if key in stated]
     constructors = [f"constructor ({', '.join(v)})" for kind, v in shared if kind == "constructor"]
     if not constructors and sig.constructor:
         constructors = _loose_constructor_fit(tuple(sig.constructor), facts.constructors)
-    return constructors + [f"input shape {list(v)}" for kind, v in shared if kind == "input"][:1]
+    inputs = {tuple(s) for s in sig.input_dims}
+    shapes = [
+        f"{'input' if v in inputs else 'weight'} shape {list(v)}" for kind, v in shared if kind == "shape"
+    ]
+    return constructors + shapes[:2]
 
 
 def _loose_constructor_fit(task: tuple[str, ...], rows: list[list[str]]) -> list[str]:

@@ -38,7 +38,7 @@ from dedup.structure import (
     parameter_names,
     pinned_shapes,
     same_rank,
-    structures_of,
+    task_structures,
     uniquely_fitting,
 )
 from schemas import KernelUnit
@@ -344,7 +344,7 @@ class TaskIndex:
     # value -> tasks of weak ops only (`sum_reduction_over_a_dimension`, `matmul_min_subtract`)
     # that state it: such a task is claimed by semantics only on the numbers it states.
     weak_by_value: dict[float, list[int]] = field(default_factory=dict)
-    # ("constructor", parameters) and ("input", shape) -> the tasks that state it (`fitting_tasks`)
+    # ("constructor", parameters) and ("shape", dimensions) -> the tasks that state it (`fitting_tasks`)
     structures: dict[Structure, list[int]] = field(default_factory=dict)
     # a constructor's parameter names alone (annotations and defaults dropped) -> the tasks
     constructor_names: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
@@ -385,7 +385,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
-        for structure in structures_of([sig.constructor], sig.input_dims):
+        for structure in task_structures(sig):
             index.structures.setdefault(structure, []).append(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)

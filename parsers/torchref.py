@@ -230,6 +230,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         values=stated_values(tree, functions),
         constructor=list(module_constructors(text).get("Model", ())),
         input_dims=input_dims(tree, functions.get("get_inputs")),
+        weight_dims=weight_dims(tree, functions),
         transposed=sorted(visitor.transposed),
     )
 
@@ -301,12 +302,8 @@ def _init_values(func: ast.FunctionDef | None) -> list[int]:
     ]
 
 
-def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[list[int]]:
-    """The shapes `get_inputs` builds, evaluated from the module's constants
-    (`torch.rand(batch_size, in_channels, depth, width, height)` -> [16, 3, 64, 64, 64]); a
-    tensor whose shape is not plain integer arithmetic on them is left out."""
-    if get_inputs is None:
-        return []
+def _module_env(tree: ast.Module) -> dict[str, object]:
+    """The module's constants, evaluated: `batch_size = 16`, `height = width = 256`."""
     env: dict[str, object] = {}
     for node in tree.body:
         if not isinstance(node, ast.Assign):
@@ -321,6 +318,16 @@ def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[lis
                 env.update(
                     (t.id, v) for t, v in zip(target.elts, value, strict=True) if isinstance(t, ast.Name)
                 )
+    return env
+
+
+def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[list[int]]:
+    """The shapes `get_inputs` builds, evaluated from the module's constants
+    (`torch.rand(batch_size, in_channels, depth, width, height)` -> [16, 3, 64, 64, 64]); a
+    tensor whose shape is not plain integer arithmetic on them is left out."""
+    if get_inputs is None:
+        return []
+    env = _module_env(tree)
     shapes = []
     for call in ast.walk(get_inputs):
         if isinstance(call, ast.Call) and _callee(call.func) in _CREATORS - {"randint", "full", "tensor"}:
@@ -335,6 +342,58 @@ def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[lis
 
 
 _LARGEST = 1 << 53
+_CONV_MODULE = re.compile(r"Conv(Transpose)?([123])d")
+_CONV_ARGS = ("in_channels", "out_channels", "kernel_size")
+
+
+def weight_dims(tree: ast.Module, functions: dict[str, ast.FunctionDef]) -> list[list[int]]:
+    """The weight shapes of the convolutions `__init__` builds, with the values `get_init_inputs`
+    passes: `nn.Conv2d(in_channels, out_channels, kernel_size)` with [32, 64, (5, 9)] ->
+    [64, 32, 5, 9]. A solution specialised to its task pins them as it pins its input shapes."""
+    init, get_init = functions.get("__init__"), functions.get("get_init_inputs")
+    returned = (
+        next((n.value for n in ast.walk(get_init) if isinstance(n, ast.Return)), None) if get_init else None
+    )
+    if init is None or not isinstance(returned, ast.List | ast.Tuple):
+        return []
+    env = _module_env(tree)
+    scope = dict(env)
+    params = [a.arg for a in init.args.args[1:]]
+    defaults = init.args.defaults
+    scope.update(
+        zip(
+            params[max(0, len(params) - len(defaults)) :], (_evaluate(d, env) for d in defaults), strict=False
+        )
+    )
+    scope.update(
+        (p, v)
+        for p, v in zip(params, (_evaluate(e, env) for e in returned.elts), strict=False)
+        if v is not None
+    )
+    shapes = []
+    calls = [c for c in ast.walk(init) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)]
+    for call in calls:
+        assert isinstance(call.func, ast.Attribute)
+        module = _CONV_MODULE.fullmatch(call.func.attr)
+        if module is None:
+            continue
+        args = dict(zip(_CONV_ARGS, (_evaluate(a, scope) for a in call.args), strict=False))
+        args.update((k.arg, _evaluate(k.value, scope)) for k in call.keywords if k.arg)
+        shape = _conv_weight(args, int(module.group(2)), bool(module.group(1)))
+        if shape:
+            shapes.append(shape)
+    return shapes
+
+
+def _conv_weight(args: dict[str, object], rank: int, transposed: bool) -> list[int]:
+    cin, cout, kernel, groups = (args.get(k) for k in (*_CONV_ARGS, "groups"))
+    groups = 1 if groups is None else groups
+    kernel = [kernel] * rank if isinstance(kernel, int) else list(kernel) if isinstance(kernel, tuple) else []
+    sizes = [cin, cout, groups, *kernel]
+    if len(kernel) != rank or not all(isinstance(v, int) and v > 0 for v in sizes):
+        return []
+    assert isinstance(cin, int) and isinstance(cout, int) and isinstance(groups, int)
+    return [cin, cout // groups, *kernel] if transposed else [cout, cin // groups, *kernel]
 
 
 def _evaluate(node: ast.AST, env: dict[str, object]) -> object:

@@ -40,6 +40,9 @@ class TaskSignature:
     # (`schemas.taskops.module_constructors`) and the shapes `get_inputs` builds, evaluated.
     constructor: list[str] = field(default_factory=list)
     input_dims: list[list[int]] = field(default_factory=list)
+    # The weight shapes of the convolutions `__init__` builds, evaluated with `get_init_inputs`
+    # ([out, in / groups, *kernel]; a transposed one [in, out / groups, *kernel]).
+    weight_dims: list[list[int]] = field(default_factory=list)
     # The operands its matrix products take transposed: "a" for `matmul(A.T, B)`, "b" for `B.T`.
     transposed: list[str] = field(default_factory=list)
 

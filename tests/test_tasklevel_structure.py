@@ -345,3 +345,41 @@ def test_input_shapes_are_read_as_the_sizes_each_creator_is_given() -> None:
         "A = torch.rand((K, M))\n    return [A, torch.rand(K, N), torch.randint(0, 2, A.shape)]",
     )
     assert read_reference("t", reference).input_shapes == [["K", "M"], ["K", "N"], ["A.shape"]]
+
+
+def test_the_weight_shapes_of_a_references_convolutions_are_evaluated() -> None:
+    assert read_reference("t", SQUARE).weight_dims == [[12, 6, 3, 3]]
+    grouped = _reference("").replace(
+        "nn.Conv2d(in_channels, out_channels, kernel_size)", "nn.Conv2d(6, 12, (5, 9), groups=3)"
+    )
+    assert read_reference("t", grouped).weight_dims == [[12, 2, 5, 9]]
+    transposed = _reference("").replace("nn.Conv2d(", "nn.ConvTranspose2d(")
+    assert read_reference("t", transposed).weight_dims == [[6, 12, 3, 3]]
+    # Defaults the constructor's parameters cannot hold are read without failing.
+    odd = SQUARE.replace("def __init__(self, in_channels", "def __init__(self, *, g=1, in_channels")
+    assert read_reference("t", odd).weight_dims in ([], [[12, 6, 3, 3]])
+
+
+def _pins(tensor: str, dims: list[int]) -> str:
+    checks = " && ".join(f"{tensor}.size({i}) == {d}" for i, d in enumerate(dims))
+    return f'TORCH_CHECK({checks}, "shape");\n'
+
+
+def test_a_pinned_weight_shape_breaks_a_tie_between_siblings_run_on_the_same_input() -> None:
+    wide = SQUARE.replace("return [6, 12, 3]", "return [6, 12, (3, 5)]").replace("# square kernel", "# wide")
+    index = _index({"conv_standard_2d_square_kernel": SQUARE, "conv_standard_2d_wide_kernel": wide})
+    match, facts = match_document(_pins("weight", [12, 6, 3, 5]) + PLAIN_CONV, index)
+    assert _task(index, match) == "conv_standard_2d_wide_kernel" and match.tied == []
+    assert structural_fit(index, match.item, facts) == ["weight shape [12, 6, 3, 5]"]
+
+
+def test_the_sibling_sharing_more_of_the_rows_structure_fits() -> None:
+    # Both siblings have the row's weight shape; only one is run on the input it pins.
+    index = _index(SIBLINGS)
+    pins = _pins("x", [10, 6, 30, 40]) + _pins("weight", [12, 6, 3, 3])
+    match, facts = match_document(pins + PLAIN_CONV, index)
+    assert _task(index, match) == "conv_standard_2d_asymmetric_kernel" and match.tied == []
+    assert structural_fit(index, match.item, facts) == [
+        "input shape [10, 6, 30, 40]",
+        "weight shape [12, 6, 3, 3]",
+    ]
