@@ -77,7 +77,8 @@ def _row_structures(facts: CandidateFacts) -> list[Structure]:
 
 def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
     """Tasks whose structure the row repeats: its reference's constructor (a submission's
-    `ModelNew` is built with the task's `get_init_inputs`), or an input shape its binding pins.
+    `ModelNew` is built with the task's `get_init_inputs`), or a shape its binding pins (an
+    input's, a convolution weight's).
     A row constructor no task has as it is may extend a task's (`_extends`). Of the tasks that
     share some of it, those that share the most: a pinned input and weight shape beat the weight
     shape alone, which a sibling run on another input has too."""

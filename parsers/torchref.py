@@ -342,7 +342,7 @@ def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[lis
 
 
 _LARGEST = 1 << 53
-_CONV_MODULE = re.compile(r"Conv(Transpose)?([123])d")
+_CONV_MODULE = re.compile(r"conv(transpose)?([123])d")
 _CONV_ARGS = ("in_channels", "out_channels", "kernel_size")
 
 
@@ -371,10 +371,10 @@ def weight_dims(tree: ast.Module, functions: dict[str, ast.FunctionDef]) -> list
         if v is not None
     )
     shapes = []
-    calls = [c for c in ast.walk(init) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)]
-    for call in calls:
-        assert isinstance(call.func, ast.Attribute)
-        module = _CONV_MODULE.fullmatch(call.func.attr)
+    for call in ast.walk(init):
+        if not isinstance(call, ast.Call):
+            continue
+        module = _CONV_MODULE.fullmatch(_callee(call.func))  # `nn.Conv2d` -> "conv2d"
         if module is None:
             continue
         args = dict(zip(_CONV_ARGS, (_evaluate(a, scope) for a in call.args), strict=False))
@@ -386,6 +386,8 @@ def weight_dims(tree: ast.Module, functions: dict[str, ast.FunctionDef]) -> list
 
 
 def _conv_weight(args: dict[str, object], rank: int, transposed: bool) -> list[int]:
+    """[out, in / groups, *kernel] (a transposed conv: [in, out / groups, *kernel]), [] when an
+    argument is not a plain positive integer."""
     cin, cout, kernel, groups = (args.get(k) for k in (*_CONV_ARGS, "groups"))
     groups = 1 if groups is None else groups
     kernel = [kernel] * rank if isinstance(kernel, int) else list(kernel) if isinstance(kernel, tuple) else []
