@@ -318,3 +318,36 @@ def test_knowledge_answers_are_read_in_bounded_time() -> None:
         "(?:[A-Z][a-z0-9]+)"
         not in knowledge_checks._API_CALL.pattern + knowledge_checks._BACKTICKED_API.pattern
     )
+
+
+def test_the_checker_reads_hostile_literals_and_declarations_in_bounded_time() -> None:
+    # Found by a fuzz of the second sweep: an unclosed literal tried from each of its escaped
+    # quotes (16 KB of `"\` 1.1 s), and the word before a name tried from each of its characters
+    # (16 KB of one word 6 s).
+    from annotate.checker import classify, qualified
+
+    assert classify._code_only('"\\' * (HOSTILE // 2)) == '"\\' * (HOSTILE // 2)
+    assert classify._code_only("/" * HOSTILE + "\nx") == "/" * HOSTILE + "\nx"
+    line = 'x = "a\\"b" + \'c\' + 12u; // 3 items'
+    assert classify._code_only(line) == "x =   +   +  ;  "
+    assert classify._code_only('a"b // c\nd') == 'a"b // c\nd'  # not closed; not the last line
+    assert "_LITERALS_RE" not in inspect.getsource(classify)
+    assert not qualified._declared_in_text("Foo", ["_" * HOSTILE])
+    assert qualified._declared_in_text("Foo", ["a" * HOSTILE + " Foo(int x);"])
+    assert qualified._declared_in_text("Foo", ["auto* Foo = 1;"]) and not qualified._declared_in_text(
+        "Foo", ["return Foo(1);"]
+    )
+    assert "(?<!\\w)\\w++" in inspect.getsource(qualified._declared_in_text)
+
+
+def test_addresses_in_a_row_are_read_once_per_run() -> None:
+    from curate.publish import secret_scan
+
+    # every character after a `%` could start an address: 100 KB of `%` took 10 s
+    assert secret_scan._scan_extra(["%" * HOSTILE], []) == {}
+    found = secret_scan._scan_extra(["a%" * (HOSTILE // 2) + "@mail.cn", "é%x@y.org and éz@w.org"], [])
+    assert [hits for hits in found.values()] == [
+        [("E-mail address", "a%" * (HOSTILE // 2) + "@mail.cn")],
+        [("E-mail address", "x@y.org")],  # after a `%`; the `z` of `éz` has a word character before it
+    ]
+    assert "_EMAIL.finditer" not in inspect.getsource(secret_scan)
