@@ -19,7 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from annotate.checker.judge import skipped_declarations
 from annotate.checker.opcontext import tiling_fields
 from annotate.reasoning.claims import clauses
+from annotate.reasoning.knowledge_checks import code_blocks, named_apis, stated_prototypes
 from annotate.reasoning.substance import check_injection
+from annotate.statement import clean_constraint, lead_paragraph
+from annotate.tasks.kernel_reasoning import _tagged_sections, drop_licence_comments
 from curate.code_blocks import extract_blocks
 from dedup.idioms import handwritten_ops
 from dedup.tasks import candidate_facts
@@ -28,6 +31,7 @@ from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
 from parsers.facts import api_calls, core_type, tiling_keys
 from parsers.library import bare_calls
+from parsers.provenance import without_credentials
 from parsers.units import normalise_op_name
 from schemas.ascendc import blank_launch_statements, rewrite_launches
 from schemas.taskops import module_constructors
@@ -45,6 +49,34 @@ def _page(text: str) -> object:
 
 def _auto_blocks(text: str) -> object:
     return extract_blocks(text, "auto")
+
+
+def _cann_version(text: str) -> object:
+    from curate.publish.licenses import _CANN_VERSION_RE  # what canonical() asks of a CANN name
+
+    return _CANN_VERSION_RE.search(text)
+
+
+def _prototypes(text: str) -> object:
+    return stated_prototypes("```\n" + text + "\n```\n", ["x"])
+
+
+def _literals_removed(text: str) -> object:
+    from annotate.checker.classify import _code_only  # what the checker asks of a diagnosed line
+
+    return _code_only(text)
+
+
+def _declared(text: str) -> object:
+    from annotate.checker.qualified import _declared_in_text  # asked for a call clang rejected
+
+    return _declared_in_text("Foo", [text])
+
+
+def _addresses(text: str) -> object:
+    from curate.publish.secret_scan import _scan_extra  # the publish gate's own checks of a line
+
+    return _scan_extra([text], [])
 
 
 def _torch_file(text: str) -> object:
@@ -106,6 +138,28 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
         module_constructors,
         lambda n: "class M(torch.nn.Module):\n" + "    def __init__(self, " * (n // 23),
     ),
+    # the second sweep (before these fixes, 100 KB: 21.5 s, 55 s, 3.5 s, 0.2 s, 3.8 s, 12.3 s,
+    # 4.4 s, 19.8 s, 124 s, 135 s, 9 s, 3.5 s, in this order)
+    "without_credentials: 'a.' run": (without_credentials, lambda n: "a." * (n // 2)),
+    "CANN version: 'version' then spaces": (_cann_version, lambda n: "cann version" + " " * n),
+    "lead_paragraph: unclosed '<'": (lead_paragraph, lambda n: "A sample paragraph\n" + "<" * n),
+    "lead_paragraph: heading lines": (lead_paragraph, lambda n: "#\n" * (n // 2) + "A sample paragraph."),
+    "clean_constraint: 'aFLOAT' word": (clean_constraint, lambda n: "aFLOAT" * (n // 6)),
+    "drop_licence_comments: unclosed /*": (
+        drop_licence_comments,
+        lambda n: "// Copyright\n" + "/*a" * (n // 3),
+    ),
+    "reply sections: unclosed <analysis>": (_tagged_sections, lambda n: "<analysis>" * (n // 10)),
+    "stated_prototypes: 'int' word": (_prototypes, lambda n: "int" * (n // 3)),
+    "named_apis: 'Aa' word": (named_apis, lambda n: "Aa" * (n // 2)),
+    "named_apis: backticked 'Aa' word": (named_apis, lambda n: "`" + "Aa" * (n // 2) + "!`"),
+    "named_apis: 'Aa' then spaces": (named_apis, lambda n: "Aa" + " " * n),
+    "code_blocks: a line of backticks": (code_blocks, lambda n: "`" * n),
+    # found by its fuzz (before, 100 KB: 47 s, 35 s, 62 s at 50 KB, 7.4 s)
+    "checker literals: unclosed escapes": (_literals_removed, lambda n: '"\\' * (n // 2)),
+    "checker literals: a run of slashes": (_literals_removed, lambda n: "/" * n + "\nx"),
+    "checker declarations: one long word": (_declared, lambda n: "_" * n),
+    "secret scan: a line of %": (_addresses, lambda n: "%" * n),
     # the code shapes of dedup/idioms.py (hand-written ops), each tried on what it could scan
     "handwritten_ops: one long word": (
         handwritten_ops,

@@ -227,3 +227,127 @@ def test_the_checker_reads_hostile_declarations_in_bounded_time() -> None:
     for pattern in (opcontext._DECLARED_RE, opcontext._RENDERED_FIELD_RE, verifiers._TOP_LEVEL_RE):
         # no negated class repeated without bound, unless it stops at the end of a line
         assert not re.search(r"\[\^(?![^\]]*\\n)[^\]]*\][*+]", pattern.pattern), pattern.pattern
+
+
+# -- the second sweep: provenance, licence names, statements, licence comments, teacher replies -----
+
+
+def test_credentials_are_found_once_per_run_of_scheme_characters() -> None:
+    from parsers import provenance
+    from parsers.provenance import without_credentials
+
+    # every letter after a `.` could start a scheme: tried from each, `a.a.a...` took 21 s per 100 KB
+    run = "a." * (HOSTILE // 2)
+    assert without_credentials(run + "b://user:pw@host/x") == run + "b://host/x"
+    assert without_credentials("see git+ssh://user:pw@host/r.git and 1.https://t@h") == (
+        "see git+ssh://host/r.git and 1.https://h"
+    )
+    assert without_credentials("_a://u:p@h 9://u:p@h") == "_a://u:p@h 9://u:p@h"  # no scheme starts there
+    assert provenance._CREDENTIALS_IN_TEXT_RE.pattern.startswith("(?<![a-z0-9+.-])")
+    assert "*://" not in provenance._CREDENTIALS_IN_TEXT_RE.pattern
+
+
+def test_a_cann_version_is_read_after_one_run_of_spaces() -> None:
+    from curate.publish import licenses
+
+    # `version\s*` then `\s*` split a run of spaces every way: 1.4 s per 16 KB before it failed
+    assert licenses._CANN_VERSION_RE.search("cann version" + " " * HOSTILE) is None
+    assert licenses._CANN_VERSION_RE.search("version" + " " * HOSTILE + "2.0").group(1) == "2"
+    assert licenses.canonical("CANN Open Software License Agreement Version 2.0") == "CANN-2.0"
+    assert licenses.canonical("cann-v1") == "CANN-1.0" and licenses.canonical("CANN") == "CANN"
+    assert r"\s*|" not in licenses._CANN_VERSION_RE.pattern
+
+
+def test_a_readme_lead_paragraph_with_unclosed_tags_and_many_headings() -> None:
+    from annotate import statement
+    from annotate.statement import clean_constraint, lead_paragraph
+
+    prose = "A sample paragraph about tiles"
+    assert lead_paragraph(prose + "\n" + "<" * HOSTILE) == (prose + " " + "<" * 400)[:397] + "..."
+    assert lead_paragraph(prose + " <b>bold</b>&nbsp;and&ensp;<br/>more") == prose + " boldandmore"
+    assert lead_paragraph("#\n" * (HOSTILE // 2) + prose) == prose
+    assert lead_paragraph("# Build\n" + prose) == ""  # under a setup heading, the last of the run
+    assert clean_constraint("aFLOAT" * (HOSTILE // 6)) == ("a FLOAT" * (HOSTILE // 6)).strip()
+    assert clean_constraint("yOutsupportedFLOAT32") == "yOut supported FLOAT32"
+    source = inspect.getsource(statement.lead_paragraph)
+    assert "<[^>]+>" not in source and "pop(0)" not in source  # tags up to the last `>` only
+    assert "\\w*)" not in statement._GLUED_RE.pattern
+
+
+def test_licence_comments_and_tagged_sections_are_searched_up_to_their_closers() -> None:
+    from annotate.tasks import kernel_reasoning
+    from annotate.tasks.kernel_reasoning import drop_licence_comments, parse
+
+    unclosed = "/*a" * (HOSTILE // 3)  # each `/*` scanned to the end: 12 s per 100 KB
+    assert drop_licence_comments("// Copyright 2025\n" + unclosed) == unclosed
+    code = "/* Copyright (c) 2025. Licensed under ... */\n/* tiles */\nint x;\n"
+    assert drop_licence_comments(code) == "/* tiles */\nint x;"
+    reply = "<analysis>" * (HOSTILE // 10) + "<tiling>8 KB per tile</tiling>"
+    assert parse(None, reply, "stop").sections == {"tiling": "8 KB per tile"}  # type: ignore[arg-type]
+    both = "<Analysis>a<analysis>b</ANALYSIS></analysis><tiling>t</tiling>"
+    assert parse(None, both, "stop").sections == {"analysis": "a<analysis>b", "tiling": "t"}  # type: ignore[arg-type]
+    assert "_BLOCK_COMMENT.sub(_drop_if_licence, code)" not in inspect.getsource(drop_licence_comments)
+    assert "(.*?)</{key}>" not in inspect.getsource(kernel_reasoning)
+
+
+def test_knowledge_answers_are_read_in_bounded_time() -> None:
+    from annotate.reasoning import knowledge_checks
+    from annotate.reasoning.knowledge_checks import code_blocks, named_apis, stated_prototypes
+
+    # `int\w*` tried from every `int` of a word (0.5 s per 16 KB); a CamelCase name split every way
+    # (3 s per 16 KB); a fence tried from every backtick of a line (0.1 s per 16 KB)
+    assert stated_prototypes("```\n" + "int" * (HOSTILE // 3) + "\n```\n", ["x"]) == []
+    block = "```cpp\nuint32_t x(int a);\n__aicore__ inline void Add(T a);\nT *Foo (int);\nint y;\n```"
+    assert stated_prototypes(block, ["x", "Add", "Foo", "y"]) == [
+        "uint32_t x(int a);",
+        "__aicore__ inline void Add(T a);",
+        "T *Foo (int);",
+    ]
+    assert named_apis("Aa" * (HOSTILE // 2)) == set()
+    assert named_apis("`" + "Aa" * (HOSTILE // 2) + "!`") == set()
+    assert named_apis("Aa" + " " * HOSTILE) == set()
+    assert named_apis("DataCopy<T, 8> (x); asc_copy(y); `ReduceSum` `Add`") == {
+        "DataCopy",
+        "asc_copy",
+        "ReduceSum",
+    }
+    assert code_blocks("`" * HOSTILE) == []
+    assert code_blocks("```cpp\na();\n``` text ```\nb();\n```\n```\n```") == ["a();\n", "b();\n", ""]
+    assert "int\\w*" not in knowledge_checks._DECLARATION.pattern
+    assert (
+        "(?:[A-Z][a-z0-9]+)"
+        not in knowledge_checks._API_CALL.pattern + knowledge_checks._BACKTICKED_API.pattern
+    )
+
+
+def test_the_checker_reads_hostile_literals_and_declarations_in_bounded_time() -> None:
+    # Found by a fuzz of the second sweep: an unclosed literal tried from each of its escaped
+    # quotes (16 KB of `"\` 1.1 s), and the word before a name tried from each of its characters
+    # (16 KB of one word 6 s).
+    from annotate.checker import classify, qualified
+
+    assert classify._code_only('"\\' * (HOSTILE // 2)) == '"\\' * (HOSTILE // 2)
+    assert classify._code_only("/" * HOSTILE + "\nx") == "/" * HOSTILE + "\nx"
+    line = 'x = "a\\"b" + \'c\' + 12u; // 3 items'
+    assert classify._code_only(line) == "x =   +   +  ;  "
+    assert classify._code_only('a"b // c\nd') == 'a"b // c\nd'  # not closed; not the last line
+    assert "_LITERALS_RE" not in inspect.getsource(classify)
+    assert not qualified._declared_in_text("Foo", ["_" * HOSTILE])
+    assert qualified._declared_in_text("Foo", ["a" * HOSTILE + " Foo(int x);"])
+    assert qualified._declared_in_text("Foo", ["auto* Foo = 1;"]) and not qualified._declared_in_text(
+        "Foo", ["return Foo(1);"]
+    )
+    assert "(?<!\\w)\\w++" in inspect.getsource(qualified._declared_in_text)
+
+
+def test_addresses_in_a_row_are_read_once_per_run() -> None:
+    from curate.publish import secret_scan
+
+    # every character after a `%` could start an address: 100 KB of `%` took 10 s
+    assert secret_scan._scan_extra(["%" * HOSTILE], []) == {}
+    found = secret_scan._scan_extra(["a%" * (HOSTILE // 2) + "@mail.cn", "é%x@y.org and éz@w.org"], [])
+    assert [hits for hits in found.values()] == [
+        [("E-mail address", "a%" * (HOSTILE // 2) + "@mail.cn")],
+        [("E-mail address", "x@y.org")],  # after a `%`; the `z` of `éz` has a word character before it
+    ]
+    assert "_EMAIL.finditer" not in inspect.getsource(secret_scan)

@@ -45,12 +45,52 @@ BUILD_MACRO_RE = re.compile(r"^(?:DTYPE|ORIG_DTYPE|FORMAT)_\w+$")
 UNKNOWN_TILING = "CurateUnknownTilingData"
 
 
-_LITERALS_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*$|\b\d\w*')
+# What `"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|//.*$|\b\d\w*` replaced, read in one pass. That pattern
+# tried an unclosed literal from each of its escaped quotes and read on to the same end each time,
+# and a `//` from each slash of a run: 100 KB of `"\` took 47 s, of `/`, 35 s.
+_LITERAL_START_RE = re.compile(r"[\"']|//|\b\d")
+_STRING_RES = {quote: re.compile(rf"{quote}(?:\\.|[^{quote}\\])*+({quote})?") for quote in "\"'"}
+_NUMBER_RE = re.compile(r"\d\w*")
 
 
 def _code_only(line: str) -> str:
     """A source line without string/char literals, comments and numbers (their letters are no names)."""
-    return _LITERALS_RE.sub(" ", line)
+    out: list[str] = []
+    copied = pos = 0
+    failed = {'"': -1, "'": -1, "/": -1}  # a start of this kind before there fails as the last one did
+    while (start := _LITERAL_START_RE.search(line, pos)) is not None:
+        at = start.start()
+        end = _literal_end(line, at, failed)
+        if end is None:
+            pos = at + 1
+            continue
+        out += [line[copied:at], " "]
+        copied = pos = end
+    return "".join(out) + line[copied:]
+
+
+def _literal_end(text: str, at: int, failed: dict[str, int]) -> int | None:
+    """Where the literal, comment or number starting at `at` ends; None when none does. A string
+    that is not closed stops where its escapes stop; the quotes of its kind up to there are
+    escapes of it and fail the same way. A `//` comment runs to the end of the text (or of its
+    last line); one on an earlier line fails, as every `//` before that line break does."""
+    kind = text[at]
+    if kind not in failed:  # a digit where a word starts
+        number = _NUMBER_RE.match(text, at)
+        return number.end() if number is not None else None
+    if at < failed[kind]:
+        return None
+    if kind == "/":
+        line_end = text.find("\n", at)
+        if line_end < 0 or line_end == len(text) - 1:
+            return len(text) if line_end < 0 else line_end
+        failed["/"] = line_end
+        return None
+    literal = _STRING_RES[kind].match(text, at)
+    if literal is not None and literal.group(1):
+        return literal.end()
+    failed[kind] = literal.end() if literal is not None else at + 1
+    return None
 
 
 def edit_distance(a: str, b: str, limit: int = 3) -> int:

@@ -19,11 +19,21 @@ from collections.abc import Callable, Iterable
 
 from schemas import Diagnostic, DocChunk
 
-_CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _BACKTICK = re.compile(r"`([^`\n]+)`")
-_API_CALL = re.compile(r"\b((?:[A-Z][a-z0-9]+){1,}[A-Za-z0-9]*|asc_[a-z0-9_]+)\s*(?:<[^<>()]*>)?\s*\(")
+# A called CamelCase or asc_ name. The name is one run of letters and digits (`(?:[A-Z][a-z0-9]+)+`
+# then `[A-Za-z0-9]*` split a long word every way before failing: 3 s per 16 KB word), and no `\s*`
+# stands on both sides of the optional template arguments.
+_API_CALL = re.compile(r"\b([A-Z][a-z0-9][A-Za-z0-9]*+|asc_[a-z0-9_]++)\s*+(?:<[^<>()]*>\s*+)?\(")
+_BACKTICKED_API = re.compile(r"[A-Z][a-z0-9]++[A-Z][a-z0-9][A-Za-z0-9]*+|asc_[a-z0-9_]+")  # two capitals
 _PARAM_MENTION = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`\s+(?:parameter|argument)", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A declared name after its return type: tried once per word, for a word that holds `int` or ends
+# with one of the other type words (what `(?:inline|void|int\w*|...|T)\s+` took from inside a
+# word, as in `uint32_t` or `aT`); the old form tried `int\w*` from every `int` of a word and read
+# the rest of the word each time (quadratic on `intintint...`).
+_DECLARATION = re.compile(
+    r"(?<!\w)(?=\w*?(?:int|(?:inline|void|bool|auto|float|half|T)(?!\w)))\w++\s+\**([A-Za-z_]\w*+)\s*\("
+)
 BlockCheck = Callable[[str, str], list[Diagnostic]]
 
 
@@ -31,11 +41,27 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("( ", "(").replace(" )", ")")).strip().rstrip(";")
 
 
+def code_blocks(answer: str) -> list[str]:
+    """The bodies of the answer's fenced blocks: from the line after an opening fence of three
+    backticks to the next fence. One scan: the pattern it replaces (a fence, `[^\n]*\n`, a lazy
+    body, a fence), tried from every backtick of a long line of them, was quadratic."""
+    blocks = []
+    start = answer.find("```")
+    while start >= 0:
+        body = answer.find("\n", start + 3) + 1
+        end = answer.find("```", body) if body else -1
+        if end < 0:  # no later fence can be closed either
+            break
+        blocks.append(answer[body:end])
+        start = answer.find("```", end + 3)
+    return blocks
+
+
 def named_apis(answer: str) -> set[str]:
     names = {m.group(1) for m in _API_CALL.finditer(answer)}
     for m in _BACKTICK.finditer(answer):
         token = m.group(1).strip().rstrip("()")
-        if re.fullmatch(r"(?:[A-Z][a-z0-9]+){2,}[A-Za-z0-9]*|asc_[a-z0-9_]+", token):
+        if _BACKTICKED_API.fullmatch(token):
             names.add(token)
     return names
 
@@ -44,11 +70,9 @@ def stated_prototypes(answer: str, apis: Iterable[str]) -> list[str]:
     """Lines of code in the answer that declare one of the chunk's APIs (a return type before it)."""
     found = []
     wanted = set(apis)
-    for block in _CODE_BLOCK.findall(answer) + [m.group(1) for m in _BACKTICK.finditer(answer)]:
+    for block in code_blocks(answer) + [m.group(1) for m in _BACKTICK.finditer(answer)]:
         for line in block.splitlines():
-            m = re.search(
-                r"(?:inline|void|int\w*|uint\w*|bool|auto|float|half|T)\s+\**([A-Za-z_]\w*)\s*\(", line
-            )
+            m = _DECLARATION.search(line)
             if m and m.group(1) in wanted:
                 found.append(line.strip())
     return found
@@ -99,7 +123,7 @@ def verify_answer(
                     )
                 )
     if check_block is not None:
-        for i, block in enumerate(_CODE_BLOCK.findall(answer)):
+        for i, block in enumerate(code_blocks(answer)):
             if _API_CALL.search(block):
                 out += check_block(block, f"answer_block_{i + 1}.cpp")
     share = pasted_share(answer, chunk.text)

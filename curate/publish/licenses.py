@@ -79,6 +79,11 @@ def _family(license_id: str) -> str:
     return "CANN" if license_id.startswith("CANN") else license_id
 
 
+# "v2", "version 2.0", "-1": one `\s*` after the word (two in a row, `version\s*` then `\s*`,
+# split a run of spaces every way before failing: quadratic on text that was not normalised).
+_CANN_VERSION_RE = re.compile(r"(?:v|version|-)\s*([12])(?:\.0)?\b")
+
+
 def canonical(name: str) -> str:
     """The recorded id for a licence name or id as a user types it: `apache-2.0` -> `Apache-2.0`,
     `CANN Open Software License Agreement Version 2.0` -> `CANN-2.0`, `CANN` -> `CANN` (every
@@ -91,7 +96,7 @@ def canonical(name: str) -> str:
         if lowered in (lic.id.lower(), lic.name.lower()):
             return lic.id
     if re.search(r"\bcann\b", lowered.replace("-", " ")):
-        version = re.search(r"(?:v|version\s*|-)\s*([12])(?:\.0)?\b", lowered)
+        version = _CANN_VERSION_RE.search(lowered)
         return f"CANN-{version.group(1)}.0" if version else "CANN"
     return re.sub(r"-(only|or-later)$", "", text)
 
