@@ -156,6 +156,9 @@ def main() -> None:
     parser.add_argument("--judge-url", default="")
     parser.add_argument("--judge-model", default="judge")
     parser.add_argument("--judge-cache", type=Path, default=Path("eval-judge.sqlite"))
+    parser.add_argument(
+        "--sample", type=int, default=1, help="every Nth solution of the split only (a slow judge)"
+    )
     args = parser.parse_args()
     sigs = load_tasks(args.reference, args.exclude)
     index = task_index(sigs)
@@ -168,10 +171,14 @@ def main() -> None:
     keys = {op_name_key(s.task) for s in sigs}
     print(f"tasks: {len(sigs)}")
     table: dict[tuple[str, str], list[int]] = {}
+    seen = 0
     for truth, code, names in solutions(args):
         key = op_name_key(truth)
         split = split_of(key) if key in keys else "no-task"
         if args.split != "all" and split != args.split:
+            continue
+        seen += 1
+        if (seen - 1) % args.sample:
             continue
         for variant in ("as-written", "neutral"):
             text = code if variant == "as-written" else neutralise(code, names)
