@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -32,6 +33,11 @@ _SYSTEM = (
     "kernel computes everything the reference's forward computes (every step), NO otherwise."
 )
 GIVE_UP_AFTER = 3  # failed requests in a row (each after the client's own retries)
+# The answer's first word, past any markdown (`**YES**`); anything else is no verdict. Gemma 3
+# 270M, asked on real renamed solutions, answered with code (`<<SYS>> ```python import`) every
+# time; read as "no", each such answer had taken a task match out of the leaks.
+_ANSWER = re.compile(r"[\s*_`'\"]{0,8}(YES|NO)\b", re.IGNORECASE)
+UNCLEAR = "unclear"
 
 
 class TaskJudge:
@@ -48,7 +54,7 @@ class TaskJudge:
             "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT, answer TEXT)"
         )
         self._lock = threading.Lock()
-        self.asked = self.cached = self.failed = self.skipped = 0
+        self.asked = self.cached = self.failed = self.skipped = self.unclear = 0
         self._failed_in_a_row = 0
 
     def _key(self, kernel: str, reference: str) -> str:
@@ -60,14 +66,18 @@ class TaskJudge:
         return self._failed_in_a_row >= GIVE_UP_AFTER
 
     def verdict(self, kernel: str, reference: str) -> bool | None:
-        """True / False from the journal or the endpoint; None when the endpoint failed, or has
-        failed too often in a row to be asked again. Safe to call from several threads."""
+        """True / False from the journal or the endpoint; None when the endpoint failed, has
+        failed too often in a row to be asked again, or answered neither yes nor no (a model too
+        small to follow the instruction: its answer must not refuse a match). Safe to call from
+        several threads."""
         key = self._key(kernel, reference)
         with self._lock:
-            row = self.db.execute("SELECT verdict FROM verdicts WHERE key = ?", (key,)).fetchone()
-            if row is not None:
+            row = self.db.execute("SELECT answer FROM verdicts WHERE key = ?", (key,)).fetchone()
+            if row is not None:  # read again from the answer: a journal of an older reading holds "no"
+                verdict = _verdict_of(row[0])
                 self.cached += 1
-                return bool(row[0] == "yes")
+                self.unclear += verdict == UNCLEAR
+                return None if verdict == UNCLEAR else verdict == "yes"
             if self.gave_up:
                 self.skipped += 1
                 return None
@@ -76,15 +86,16 @@ class TaskJudge:
         except Exception as exc:  # the openai client raises many types; each means "no verdict"
             self._fail(exc)
             return None
-        verdict = "yes" if answer.strip().upper().startswith("YES") else "no"
+        verdict = _verdict_of(answer)
         with self._lock:
             self.asked += 1
+            self.unclear += verdict == UNCLEAR
             self._failed_in_a_row = 0
             with self.db:
                 self.db.execute(
                     "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)", (key, verdict, answer[:200])
                 )
-        return verdict == "yes"
+        return None if verdict == UNCLEAR else verdict == "yes"
 
     def _fail(self, exc: Exception) -> None:
         with self._lock:
@@ -119,10 +130,17 @@ class TaskJudge:
             "judge_cached": self.cached,
             "judge_failed": self.failed,
             "judge_not_asked": self.skipped,
+            "judge_unclear": self.unclear,
         }
 
     def close(self) -> None:
         self.db.close()
+
+
+def _verdict_of(answer: str) -> str:
+    """The verdict an answer gives: "yes", "no", or UNCLEAR when it starts with neither."""
+    said = _ANSWER.match(answer)
+    return said.group(1).lower() if said else UNCLEAR
 
 
 def _one_line(exc: Exception) -> str:

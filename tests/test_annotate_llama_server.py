@@ -187,5 +187,6 @@ def test_the_task_judge_asks_a_hand_started_server_and_a_rerun_asks_nothing(
     assert counts_again["judge_cached"] == asked and counts_again["judge_requests"] == 0
     with sqlite3.connect(reports / "judge.sqlite") as db:
         verdicts = db.execute("SELECT verdict, answer FROM verdicts").fetchall()
-    assert len(verdicts) == asked and all(v in ("yes", "no") for v, _ in verdicts)
+    # A 270M model often answers with code: journaled as "unclear", a verdict of neither kind.
+    assert len(verdicts) == asked and all(v in ("yes", "no", "unclear") for v, _ in verdicts)
     print(f"\njudge verdicts of gemma-3-270m: {verdicts}")

@@ -331,3 +331,25 @@ def test_the_judge_chooses_among_tied_tasks(tmp_path) -> None:
         "yes",
     )
     assert match.tied == [] and task_counts(matches)["task_matches_tied"] == 0
+
+
+def test_an_answer_that_is_neither_yes_nor_no_refuses_nothing(tmp_path) -> None:
+    # Gemma 3 270M answered real pairs with code; read as "no", that took matches out of the leaks.
+    from tests.test_tasklevel import GELU, GELU_NAMED, NEUTRAL_FUSED, SOFTMAX
+
+    items = _items({"conv2d_min_tanh_tanh": CONV_MIN_TANH, "gelu": GELU, "softmax": SOFTMAX})
+    index = task_index_for(items, judged=True)
+    units = [_unit("a.cpp", NEUTRAL_FUSED), _unit("b.cpp", GELU_NAMED)]
+    answers = {"gelu_custom": "<<SYS>>\n```python\nimport torch", "": "**Yes.** every step"}
+    with OpenAIServer() as server:
+        server.script = lambda request: Reply.ok(
+            answers["gelu_custom" if "gelu_custom" in request.last_user_text else ""]
+        )
+        settings = JudgeSettings(server.url, "judge", tmp_path / "judge.sqlite")
+        for run in ("first", "again"):
+            matches = match_units(units, index)
+            counts = judge_matches(matches, units, items, settings)
+            assert [m.judge for m in matches] == ["yes", ""], run
+            assert task_counts(matches)["task_matches"] == 2, f"{run}: an unclear answer refused a match"
+            assert counts["judge_unclear"] == 1, run
+        assert server.chat_count() == 2, "a re-run asked the endpoint again"

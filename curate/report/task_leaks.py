@@ -134,6 +134,11 @@ def _judge_sentence(counts: dict[str, int]) -> str:
         f"requests, {counts.get('judge_cached', 0)} verdicts from its journal, "
         f"{counts.get('judge_failed', 0)} failed"
         + (
+            f", {counts['judge_unclear']} answered neither yes nor no: those matches stand unjudged"
+            if counts.get("judge_unclear")
+            else ""
+        )
+        + (
             f", {counts['judge_not_asked']} not asked after it failed "
             f"{GIVE_UP_AFTER} times in a row: those matches stand unjudged"
             if counts.get("judge_not_asked")
