@@ -203,11 +203,11 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
-    _drop_words_of_other_trades(code, facts)
     # Collective communication is work no single-device benchmark task does: extra work against
     # every task (lcal's matmul-and-all-gather tiling: 5 of 69 files on a matmul task -> 0).
     if collective := COLLECTIVES.search(code):
         facts.ops.setdefault("collective", collective.group(0))
+    _drop_words_of_other_trades(facts)
     for op, shown, incidental in handwritten_ops(code):
         if op not in facts.ops:
             facts.ops[op] = shown
@@ -228,14 +228,14 @@ def candidate_facts(
     return facts, own | words
 
 
-def _drop_words_of_other_trades(code: str, facts: CandidateFacts) -> None:
+def _drop_words_of_other_trades(facts: CandidateFacts) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
     (`gatherQueIdx` beside an all-gather). A bare "norm" is a norm only beside the sum of
     squares or magnitudes it takes (a square root or an absolute value, and a sum): an FFT's
     `norm` is its normalisation mode. Dev controls: ops-fft 3 of 11 units flagged as `l2_norm`
     -> 0, lcal's one unit as `gather` -> 0; dev renamed solutions: no right placement lost."""
-    if ("gather" in facts.ops or "scatter" in facts.ops) and COLLECTIVES.search(code):
+    if "collective" in facts.ops:
         facts.ops.pop("gather", None)
         facts.ops.pop("scatter", None)
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
@@ -301,6 +301,16 @@ def _prose_pairs(stream: list[str]) -> list[tuple[str, str]]:
 def _stated_facts(code: str, facts: CandidateFacts) -> None:
     if "TILING_DATA_FIELD_DEF" in code:
         facts.tiling_fields = list(dict.fromkeys(_TILING_FIELD.findall(code)))
+    _op_definition(code, facts)
+    from schemas.ascendc.catalog import compute_api_names  # the catalog: read only for a report
+
+    compute = compute_api_names()
+    facts.apis = [c for c in dict.fromkeys(a or b for a, b in _API.findall(code)) if c in compute][:40]
+
+
+def _op_definition(code: str, facts: CandidateFacts) -> None:
+    """The op definition's inputs, outputs and attributes (its host code's `this->Input("x")`, a
+    submission's JSON `input_desc`)."""
     if "this->" in code:
         facts.inputs = [m for m in _INPUT.findall(code) if m]
         facts.outputs = list(_OUTPUT.findall(code))
@@ -312,10 +322,6 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
     facts.inputs, facts.outputs, facts.attrs = (
         list(dict.fromkeys(v)) for v in (facts.inputs, facts.outputs, facts.attrs)
     )
-    from schemas.ascendc.catalog import compute_api_names  # the catalog: read only for a report
-
-    compute = compute_api_names()
-    facts.apis = [c for c in dict.fromkeys(a or b for a, b in _API.findall(code)) if c in compute][:40]
 
 
 # Every vocabulary word of a strong op, in lower case without `_`; "pool" too, since
@@ -626,7 +632,7 @@ def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[
     the matmul operands it transposes (`matmul_with_transposed_a` / `_b`). Siblings differ here
     though their words tie. Dev, renamed: 5 more right (inputs 2, transposes 3), none wrong."""
     facts = CandidateFacts()
-    _stated_facts(code, facts)
+    _op_definition(code, facts)
     inputs = len(facts.inputs)
     transposed = transposed_operands(code)
     agreements = [

@@ -216,6 +216,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
             words.extend(text_words(ast.get_docstring(node) or ""))
     words.extend(_comment_words(text))
     init_values = _init_values(functions.get("get_init_inputs"))
+    env = _module_env(tree)  # the module's constants, for the input and weight shapes
     return TaskSignature(
         task=task,
         ops=[*_name_ops(task), *visitor.ops],
@@ -229,8 +230,8 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         words=sorted(set(words)),
         values=stated_values(tree, functions),
         constructor=list(module_constructors(text).get("Model", ())),
-        input_dims=input_dims(tree, functions.get("get_inputs")),
-        weight_dims=weight_dims(tree, functions),
+        input_dims=input_dims(env, functions.get("get_inputs")),
+        weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
     )
 
@@ -321,13 +322,12 @@ def _module_env(tree: ast.Module) -> dict[str, object]:
     return env
 
 
-def input_dims(tree: ast.Module, get_inputs: ast.FunctionDef | None) -> list[list[int]]:
-    """The shapes `get_inputs` builds, evaluated from the module's constants
+def input_dims(env: dict[str, object], get_inputs: ast.FunctionDef | None) -> list[list[int]]:
+    """The shapes `get_inputs` builds, evaluated from the module's constants `env`
     (`torch.rand(batch_size, in_channels, depth, width, height)` -> [16, 3, 64, 64, 64]); a
     tensor whose shape is not plain integer arithmetic on them is left out."""
     if get_inputs is None:
         return []
-    env = _module_env(tree)
     shapes = []
     for call in ast.walk(get_inputs):
         if isinstance(call, ast.Call) and _callee(call.func) in _CREATORS - {"randint", "full", "tensor"}:
@@ -346,17 +346,17 @@ _CONV_MODULE = re.compile(r"conv(transpose)?([123])d")
 _CONV_ARGS = ("in_channels", "out_channels", "kernel_size")
 
 
-def weight_dims(tree: ast.Module, functions: dict[str, ast.FunctionDef]) -> list[list[int]]:
+def weight_dims(env: dict[str, object], functions: dict[str, ast.FunctionDef]) -> list[list[int]]:
     """The weight shapes of the convolutions `__init__` builds, with the values `get_init_inputs`
     passes: `nn.Conv2d(in_channels, out_channels, kernel_size)` with [32, 64, (5, 9)] ->
-    [64, 32, 5, 9]. A solution specialised to its task pins them as it pins its input shapes."""
+    [64, 32, 5, 9] (`env`: the module's constants). A solution specialised to its task pins them
+    as it pins its input shapes."""
     init, get_init = functions.get("__init__"), functions.get("get_init_inputs")
     returned = (
         next((n.value for n in ast.walk(get_init) if isinstance(n, ast.Return)), None) if get_init else None
     )
     if init is None or not isinstance(returned, ast.List | ast.Tuple):
         return []
-    env = _module_env(tree)
     scope = dict(env)
     params = [a.arg for a in init.args.args[1:]]
     defaults = init.args.defaults
