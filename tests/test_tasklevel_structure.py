@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from dedup.structure import structural_fit
-from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, semantic_score
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
@@ -169,8 +169,10 @@ def test_a_pinned_shape_outweighs_a_word_for_another_sibling() -> None:
     # the asymmetric sibling's input: the structure, not the word, is what it was written for.
     index = _index(SIBLINGS)
     worded = PLAIN_CONV + "\n// square kernel, square tiles\n"
-    match, _ = match_document(worded, index)
-    assert _task(index, match) == "conv_standard_2d_square_kernel"
+    facts, words = candidate_facts(worded)
+    square, asymmetric = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert _task(index, match_document(worded, index)[0]) != "conv_standard_2d_asymmetric_kernel"
+    assert square.score > asymmetric.score
     pins = "TORCH_CHECK(x.size(0) == 10 && x.size(1) == 6 && x.size(2) == 30 && x.size(3) == 40);\n"
     match, _ = match_document(pins + worded, index)
     assert _task(index, match) == "conv_standard_2d_asymmetric_kernel"
