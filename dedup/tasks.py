@@ -128,6 +128,13 @@ _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 # The AscendC matmul API's transpose arguments: the tiling's `SetAType(pos, format, dtype, true)`
 # and the kernel's `SetTensorB(gm, true)`; the last argument says whether the operand is transposed.
 _OPERAND_SETTING = re.compile(r"\bSet(?:Tensor)?([AB])(?:Type)?\s*\(([^;(){}]{0,300})\)")
+# A height compared with the width of the same thing, refused when they differ
+# (`kernelHeight != kernelWidth`, `kh != kw`, `in_h != in_w`): group 1 names the thing.
+_SQUARE_CHECK = re.compile(
+    r"\b(?=\w{1,64}\b)(\w{0,40}?)(?:Height|height|H|h)(\w{0,12})\s*!=\s*\1(?:Width|width|W|w)\2\b"
+)
+_KERNEL_NAMES = frozenset({"k", "ks", "ker", "kernel", "kernelsize", "w_k", "weight"})
+_INPUT_NAMES = frozenset({"i", "in", "inp", "input", "x", "src"})
 # A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
 # is not a computation it does.
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
@@ -632,20 +639,45 @@ def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMa
 def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[SemanticScore]:
     """The tied tasks that agree with what the row's op definition states, when some do and
     others do not: its number of tensor inputs (`masked_cumsum` takes a mask, `cumsum` not) and
-    the matmul operands it transposes (`matmul_with_transposed_a` / `_b`). Siblings differ here
-    though their words tie. Dev, renamed: 5 more right (inputs 2, transposes 3), none wrong."""
+    the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), and the input or
+    kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`). Siblings differ
+    here though their words tie. Dev, renamed: 6 more right (inputs 2, transposes 3, a square
+    kernel 1), none wrong; the square checks also narrow 3 conv ties (7 tasks named -> 4, ...)."""
     facts = CandidateFacts()
     _op_definition(code, facts)
     inputs = len(facts.inputs)
     transposed = transposed_operands(code)
+    square = square_only(code)
     agreements = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
+        lambda sig: "input" in square and _square(sig.input_dims[:1]),
+        lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
     ]
     for agrees in agreements:
         kept = [s for s in tied if agrees(index.signatures[s.task])]
         tied = kept or tied
     return tied
+
+
+def square_only(code: str) -> set[str]:
+    """What a row refuses unless it is square ("input", "kernel"): a host check such as
+    `if (kernelHeight != kernelWidth) return ...` means it was written for a square kernel."""
+    if "!=" not in code:
+        return set()
+    found = set()
+    for check in _SQUARE_CHECK.finditer(code):
+        thing = check.group(1).lower().rstrip("_")
+        if thing in _KERNEL_NAMES:
+            found.add("kernel")
+        elif thing in _INPUT_NAMES:
+            found.add("input")
+    return found
+
+
+def _square(shapes: list[list[int]]) -> bool:
+    """Whether the (first) shape's last two dimensions, its height and width, are equal."""
+    return bool(shapes) and len(shapes[0]) >= 3 and shapes[0][-1] == shapes[0][-2]
 
 
 def transposed_operands(code: str) -> set[str] | None:

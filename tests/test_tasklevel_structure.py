@@ -14,7 +14,15 @@ from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, seman
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
-from tests.test_tasklevel_scoring import HARDTANH_SCALE, _index, _reference, _task
+from tests.test_tasklevel_scoring import (
+    HARDTANH_SCALE,
+    TIED_BODY,
+    TIED_SIBLINGS,
+    _conv_kernel,
+    _index,
+    _reference,
+    _task,
+)
 
 # Siblings: one computation; the square one takes `kernel_size: int` and a square input, the
 # asymmetric one `kernel_size: tuple` and a wider input. A renamed row says neither word.
@@ -385,3 +393,18 @@ def test_the_sibling_sharing_more_of_the_rows_structure_fits() -> None:
         "input shape [10, 6, 30, 40]",
         "weight shape [12, 6, 3, 3]",
     ]
+
+
+def test_a_row_that_refuses_a_non_square_kernel_settles_a_tie_between_siblings() -> None:
+    # Two siblings the row's words tie; one is run with a square kernel, the other a 3 x 5 one.
+    wide = TIED_SIBLINGS["conv2d_scale_hardtanh"].replace("return [6, 12, 3]", "return [6, 12, (3, 5)]")
+    index = _index({**TIED_SIBLINGS, "conv2d_scale_hardtanh": wide})
+    row = _conv_kernel(TIED_BODY)
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    check = "if (kernelHeight != kernelWidth) { return ge::GRAPH_FAILED; }\n"
+    match, _ = match_document(check + row, index)
+    assert _task(index, match) == "conv2d_hardtanh_scale" and match.tied == []
+    # A check of the output's height against its width says nothing of the kernel.
+    match, _ = match_document(check.replace("kernel", "out") + row, index)
+    assert match is not None and len(match.tied) == 1
