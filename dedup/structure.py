@@ -85,7 +85,7 @@ def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
     shared: dict[int, int] = {}
     for key in dict.fromkeys(_row_structures(facts)):
         found = set(index.structures.get(key, ()))
-        if not found and key[0] == "constructor":
+        if key[0] == "constructor":  # as it is, and as an extension (`dim: int = 1` of `dim: int`)
             for (kind, params), tasks in index.structures.items():
                 if kind == "constructor" and _extends(key[1], params):
                     found.update(tasks)
@@ -96,12 +96,15 @@ def fitting_tasks(index: TaskIndex, facts: CandidateFacts) -> set[int]:
 
 
 def _extends(row: Sequence[str], params: tuple[str, ...]) -> bool:
-    """Whether `row` is the task's `params` followed by defaulted parameters only (a solution's
-    `dilation: int = 1` after its reference's): the harness's positional `get_init_inputs` build
-    it all the same. Dev, renamed: 2 more right, none wrong (README)."""
-    extra = row[len(params) :]
-    return (
-        bool(params) and bool(extra) and tuple(row[: len(params)]) == params and all("=" in p for p in extra)
+    """Whether `row` is the task's `params`, some given a default, followed by defaulted
+    parameters only (a solution's `dim: int = 1` for its reference's `dim: int`, `dilation: int
+    = 1` after its reference's): the harness's positional `get_init_inputs` build it all the
+    same. Dev, renamed: 2 more right, none wrong; the defaults given: 3 more right (README)."""
+    if not params or len(row) < len(params) or tuple(row) == params:
+        return False
+    given = zip(row[: len(params)], params, strict=True)
+    return all(r in (p, f"{p}=" + r.partition("=")[2]) for r, p in given) and all(
+        "=" in p for p in row[len(params) :]
     )
 
 
@@ -125,7 +128,12 @@ def _loose_constructor_fit(task: tuple[str, ...], rows: list[list[str]]) -> list
     task's parameters then defaulted ones (`_extends`), or the same names."""
     for row in rows:
         if _extends(row, task):
-            return [f"constructor ({', '.join(task)}), then defaulted {', '.join(row[len(task) :])}"]
+            said = f"constructor ({', '.join(task)})"
+            if defaults := [r for r, p in zip(row, task, strict=False) if r != p]:
+                said += f" with defaults {', '.join(defaults)}"
+            if extra := row[len(task) :]:
+                said += f", then defaulted {', '.join(extra)}"
+            return [said]
     names = parameter_names(task)
     if any(parameter_names(row) == names for row in rows):
         return [f"constructor names ({', '.join(names)})"]

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from dedup.idioms import handwritten_ops
 from dedup.names import op_name_key
+from dedup.reductions import REDUCTION_COMPANIONS, is_reduction_task, performed_reductions
 from dedup.structure import (
     STRUCTURE_FLOOR,
     Structure,
@@ -365,6 +366,8 @@ class TaskIndex:
     # a constructor's parameter names alone (annotations and defaults dropped) -> the tasks
     constructor_names: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
+    # op -> the tasks of reducing along a dimension with it (`dedup.reductions`)
+    reductions: dict[str, list[int]] = field(default_factory=dict)
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
     judge_candidates: int = 0
@@ -405,6 +408,8 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.structures.setdefault(structure, []).append(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
+        if index.named[t] and is_reduction_task(split_identifier(sig.task), required):
+            index.reductions.setdefault(next(iter(required)), []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
@@ -586,6 +591,12 @@ def match_document(
         scored = semantic_score(index, t, facts, words, numbers)
         if scored.constants >= VALUE_CLAIM_AGREEMENT:
             candidates.append(scored)
+    claimed = {s.task for s in candidates}
+    candidates += [
+        semantic_score(index, t, facts, words, numbers)
+        for t in _reduction_tasks(index, code, facts)
+        if t not in claimed
+    ]
     fits = fitting_tasks(index, facts)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)
@@ -709,12 +720,28 @@ def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str])
             yield from (t for t in tasks if index.named[t] and same_rank(index, t, dims))
 
 
+def _reduction_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list[int]:
+    """Tasks of reducing along a dimension (weak ops: claimed by no word) that a row performs
+    with AscendC's reduction API or a running compare and that is all it does (`dedup.reductions`)."""
+    if not index.reductions or any(
+        op not in REDUCTION_COMPANIONS and op not in facts.incidental for op in facts.ops
+    ):
+        return []
+    performed = performed_reductions(code)
+    if "mean" in facts.ops and performed & {"sum", "mean"}:
+        performed = (performed - {"sum"}) | {"mean"}  # a sum, then scaled by the count
+    dims = set(facts.dims)
+    return [t for op in performed for t in index.reductions.get(op, ()) if same_rank(index, t, dims)]
+
+
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
     """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (any case
     and separator), identity a name equal to a task's. Most rows of a large corpus fail both and
     skip the word scan. Each test is one regex search over a trie of its words (C speed; the
     Python loop over 112 stems it replaced was 28% of task matching on 40k synthetic rows)."""
     if _strong_screen().search(code.lower().replace("_", "").replace(" ", "")):
+        return True
+    if index.reductions and performed_reductions(code):
         return True
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
     names += [n for n in extra_names if n]

@@ -1,0 +1,123 @@
+"""Tasks of reducing along a dimension (`sum_reduction_over_a_dimension`): their one op is a weak
+word every tiling uses, so a row claims them only by performing the reduction (AscendC's
+reduction API, a running compare, or a reduction it names) and doing nothing else
+(`dedup.reductions`). Fixtures are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup.reductions import performed_reductions
+from dedup.structure import structural_fit
+from dedup.tasks import match_document
+from tests.test_tasklevel_scoring import _index, _task
+
+
+def _reduction(op: str) -> str:
+    return f"""import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    \"\"\"Reduces the input along one dimension.\"\"\"
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return torch.{op}(x, dim=self.dim){"[0]" if op in ("max", "min") else ""}
+
+batch_size = 16
+dim1 = 256
+dim2 = 256
+
+def get_inputs():
+    return [torch.rand(batch_size, dim1, dim2)]
+
+def get_init_inputs():
+    return [1]
+"""
+
+
+SOFTMAX = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=1)
+"""
+TASKS = {f"{op}_reduction_over_a_dimension": _reduction(op) for op in ("sum", "max", "min", "mean")}
+
+
+def _kernel(body: str) -> str:
+    return f"""
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {{
+  uint32_t tile = std::min(rest, tileLength);
+{body}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "task"),
+    [
+        (
+            "  AscendC::ReduceMax<float>(yLocal, xLocal, tmp, srcShape, true);",
+            "max_reduction_over_a_dimension",
+        ),
+        ("  WholeReduceSum(yLocal, xLocal, mask, repeat, 1, 1, 8);", "sum_reduction_over_a_dimension"),
+        (
+            "  for (uint32_t r = 0; r < rows; ++r) { float v = xGm.GetValue(r); m = (v < m) ? v : m; }",
+            "min_reduction_over_a_dimension",
+        ),
+        ("  // sum reduce over dim=1, keepdim\n  acc += xGm.GetValue(i);", "sum_reduction_over_a_dimension"),
+    ],
+)
+def test_a_row_that_only_reduces_is_placed_on_its_reduction(body: str, task: str) -> None:
+    index = _index({**TASKS, "softmax": SOFTMAX})
+    row = _kernel(body) + MODEL_NEW
+    match, _ = match_document(row, index)
+    assert _task(index, match) == task and match is not None and match.level == "op"
+
+
+def test_a_reduction_inside_other_work_claims_no_reduction_task() -> None:
+    # An L2 normalisation sums squares along the dimension, then takes a root and divides.
+    index = _index({**TASKS, "softmax": SOFTMAX})
+    norm = _kernel(
+        "  Mul(sq, xLocal, xLocal, n); ReduceSum(s, sq, tmp, n);\n  Sqrt(s, s, 1); Div(yLocal, xLocal, s, n);"
+    )
+    assert performed_reductions(norm) == {"sum"}
+    assert match_document(norm + MODEL_NEW, index)[0] is None
+    # The tiling's `std::min` and a sum of lengths are no reduction the row performs.
+    assert performed_reductions(_kernel("  uint32_t total = a + b; // the sum of the lengths")) == set()
+
+
+def test_the_reductions_a_row_performs_are_read_from_calls_compares_and_names() -> None:
+    assert performed_reductions("AscendC::ReduceMax<float>(y, x, t, s, true);") == {"max"}
+    assert performed_reductions("BlockReduceMin(y, x, 1, mask, 1, 1, 8);") == {"min"}
+    assert performed_reductions("best = (v > best) ? v : best;") == {"max"}
+    assert performed_reductions("class KernelSumReductionDim1 {};") == {"sum"}
+    assert performed_reductions("// reduce mean over the last dim") == {"mean"}
+    assert performed_reductions("uint32_t reduceSize = 8; argmax reduce") == set()
+
+
+# A submission's `ModelNew` giving its reference's parameter a default: `dim: int = 1`.
+MODEL_NEW = """
+// model_src
+import torch
+import custom_ops_lib
+
+class ModelNew(torch.nn.Module):
+    def __init__(self, dim: int = 1):
+        super().__init__()
+        self.dim = dim
+"""
+
+
+def test_a_constructor_giving_its_references_parameter_a_default_fits_its_task() -> None:
+    # Another task has the row's constructor as it is (`dim: int = 1`): the reduction tasks,
+    # whose `dim: int` the harness fills all the same, fit too.
+    with_default = SOFTMAX.replace(
+        "def forward", "def __init__(self, dim: int = 1):\n        super().__init__()\n\n    def forward"
+    )
+    index = _index({**TASKS, "softmax_with_default": with_default})
+    match, facts = match_document(_kernel("  ReduceSum(yLocal, xLocal, tmp, n);") + MODEL_NEW, index)
+    assert _task(index, match) == "sum_reduction_over_a_dimension" and match is not None
+    assert structural_fit(index, match.item, facts) == ["constructor (dim:int) with defaults dim:int=1"]
