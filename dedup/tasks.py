@@ -651,7 +651,8 @@ def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[
     """The tied tasks that agree with what the row's op definition states, when some do and
     others do not: its number of tensor inputs (`masked_cumsum` takes a mask, `cumsum` not) and
     the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), and the input or
-    kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`). Siblings differ
+    kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`), and the
+    recurrent state its output is named after (`lstm_hn` / `lstm_cn`). Siblings differ
     here though their words tie. Dev, renamed: 6 more right (inputs 2, transposes 3, a square
     kernel 1), none wrong; the square checks also narrow 3 conv ties (7 tasks named -> 4, ...)."""
     facts = CandidateFacts()
@@ -659,11 +660,13 @@ def _settle_tie(index: TaskIndex, tied: list[SemanticScore], code: str) -> list[
     inputs = len(facts.inputs)
     transposed = transposed_operands(code)
     square = square_only(code)
+    state = _returned_state(facts.outputs)
     agreements = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
         lambda sig: "input" in square and _square(sig.input_dims[:1]),
         lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
+        lambda sig: bool(state) and sig.returns == state,
     ]
     for agrees in agreements:
         kept = [s for s in tied if agrees(index.signatures[s.task])]
@@ -684,6 +687,16 @@ def square_only(code: str) -> set[str]:
         elif thing in _INPUT_NAMES:
             found.add("input")
     return found
+
+
+# An op definition's output named after a recurrent state it returns (`c_n`, `h_n`, `hidden`).
+_STATE_OUTPUTS = {"cn": "c_n", "cellstate": "c_n", "hn": "h_n", "hidden": "h_n", "hiddenstate": "h_n"}
+
+
+def _returned_state(outputs: list[str]) -> str:
+    """The one recurrent state ("h_n", "c_n") an op definition's outputs are named after, if any."""
+    states = {_STATE_OUTPUTS.get(re.sub(r"[^a-z]", "", name.lower()), "") for name in outputs}
+    return states.pop() if len(states) == 1 else ""
 
 
 def _square(shapes: list[list[int]]) -> bool:

@@ -112,6 +112,41 @@ def _module_ops(init: ast.FunctionDef) -> dict[str, tuple[str, ...]]:
     return modules
 
 
+_RECURRENT = frozenset({"lstm", "gru", "rnn"})
+
+
+def returned_state(forward: ast.FunctionDef, modules: dict[str, tuple[str, ...]]) -> str:
+    """What a recurrent reference returns of its module's results (`output, h_n = self.gru(x)`):
+    "output", "h_n" or "c_n" (an LSTM's state is the pair (h_n, c_n)); "" for anything else.
+    Siblings differ only here (`gru` / `gru_hidden`, `lstm_hn` / `lstm_cn`)."""
+    roles: dict[str, tuple[str, str]] = {}  # name -> (its role, the module's op)
+    returned: ast.expr | None = None
+    for node in ast.walk(forward):
+        if isinstance(node, ast.Return):
+            returned = node.value
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        callee = node.value.func
+        name = callee.attr if isinstance(callee, ast.Attribute) else ""
+        kind = next((op for op in modules.get(name, ()) if op in _RECURRENT), "")
+        target = node.targets[0]
+        if kind and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            for element, role in zip(target.elts, ("output", "state"), strict=True):
+                if isinstance(element, ast.Name):
+                    roles[element.id] = (role, kind)
+    index = None
+    if isinstance(returned, ast.Subscript) and isinstance(returned.slice, ast.Constant):
+        index, returned = returned.slice.value, returned.value
+    role, kind = roles.get(returned.id, ("", "")) if isinstance(returned, ast.Name) else ("", "")
+    if role == "output" and index is None:
+        return "output"
+    if role == "state" and kind != "lstm" and index is None:
+        return "h_n"
+    if role == "state" and kind == "lstm" and index in (0, 1):
+        return "c_n" if index == 1 else "h_n"
+    return ""
+
+
 def _dims(nodes: list[ast.AST]) -> list[int]:
     """Spatial ranks of the modules and functions a reference uses: `nn.Conv3d` -> 3."""
     ranks = set()
@@ -233,6 +268,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         input_dims=input_dims(env, functions.get("get_inputs")),
         weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
+        returns=returned_state(forward, modules),
     )
 
 

@@ -45,6 +45,8 @@ class TaskSignature:
     weight_dims: list[list[int]] = field(default_factory=list)
     # The operands its matrix products take transposed: "a" for `matmul(A.T, B)`, "b" for `B.T`.
     transposed: list[str] = field(default_factory=list)
+    # What a recurrent reference returns: "output", "h_n" or "c_n" ("" for any other reference).
+    returns: str = ""
 
 
 @dataclass(slots=True)

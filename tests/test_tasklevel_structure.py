@@ -408,3 +408,51 @@ def test_a_row_that_refuses_a_non_square_kernel_settles_a_tie_between_siblings()
     # A check of the output's height against its width says nothing of the kernel.
     match, _ = match_document(check.replace("kernel", "out") + row, index)
     assert match is not None and len(match.tied) == 1
+
+
+def _recurrent(module: str, returned: str) -> str:
+    unpack = "out, state" if module == "LSTM" else "out, h_n"
+    return f"""import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, input_size, hidden_size, num_layers):
+        super().__init__()
+        self.rnn = nn.{module}(input_size, hidden_size, num_layers)
+
+    def forward(self, x, h0):
+        {unpack} = self.rnn(x, h0)
+        return {returned}
+
+def get_inputs():
+    return [torch.rand(12, 6, 20), torch.rand(2, 6, 32)]
+
+def get_init_inputs():
+    return [20, 32, 2]
+"""
+
+
+def test_the_reference_states_which_recurrent_result_it_returns() -> None:
+    assert read_reference("t", _recurrent("GRU", "out")).returns == "output"
+    assert read_reference("t", _recurrent("GRU", "h_n")).returns == "h_n"
+    assert read_reference("t", _recurrent("LSTM", "state[1]")).returns == "c_n"
+    assert read_reference("t", _recurrent("LSTM", "state[0]")).returns == "h_n"
+    assert read_reference("t", _recurrent("LSTM", "state")).returns == ""
+    assert read_reference("t", HARDTANH_SCALE).returns == ""
+
+
+def test_the_state_a_rows_output_is_named_after_settles_a_tie_between_siblings() -> None:
+    index = _index({"lstm_hn": _recurrent("LSTM", "state[0]"), "lstm_cn": _recurrent("LSTM", "state[1]")})
+    row = """
+// an LSTM over num_layers layers of hidden_size (input_size in): its gates, then the next state
+// specialised: x [12, 6, 20], h0 [2, 6, 32]
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_ih, GM_ADDR y) {
+  Sigmoid(gate, acc, n); Tanh(cell, acc2, n); Mul(cell, cell, gate, n);
+}
+// this->Input("x"); this->Input("h0"); this->Output("OUT");
+"""
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    for name, task in (("c_n", "lstm_cn"), ("h_n", "lstm_hn")):
+        match, _ = match_document(row.replace('Output("OUT")', f'Output("{name}")'), index)
+        assert _task(index, match) == task and match.tied == []
