@@ -456,3 +456,20 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_i
     for name, task in (("c_n", "lstm_cn"), ("h_n", "lstm_hn")):
         match, _ = match_document(row.replace('Output("OUT")', f'Output("{name}")'), index)
         assert _task(index, match) == task and match.tied == []
+
+
+def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() -> None:
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
+    row = _conv_kernel(TIED_BODY)
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    match, _ = match_document(row + "\n// the rows are walked in reverse\n", index)
+    assert _task(index, match) == "conv2d_hardtanh_scale_reverse" and match.tied == []
+    # A word of the tasks' own parameters is said by every solution of either: no evidence.
+    hidden = {
+        name: HARDTANH_SCALE.replace("kernel_size)", "kernel_size, hidden_size=4)")
+        for name in ("conv2d_hardtanh_scale", "conv2d_hardtanh_scale_hidden")
+    }
+    index = _index(hidden)
+    match, _ = match_document(row + "\n// hidden size 4\n", index)
+    assert match is not None and len(match.tied) == 1
