@@ -31,14 +31,18 @@ REDUCTION_COMPANIONS = frozenset({"add", "mul", "min", "max", "sum", "mean", "av
 REDUCTION_OPS = frozenset({"sum", "max", "min", "mean"})
 
 
-def performed_reductions(code: str) -> set[str]:
-    """The reductions (`sum`, `max`, `min`, `mean`) a kernel's code performs: by API, by a running
-    compare, or as its comments and names say."""
-    found = {op.lower() for op in _REDUCE_CALL.findall(code)} if "Reduce" in code else set()
-    if "educ" in code:
-        found.update(next(op for op in named if op).lower() for named in _NAMED_REDUCTION.findall(code))
-    if "?" in code:
-        found.update("max" if sign == ">" else "min" for *_, sign in _RUNNING_COMPARE.findall(code))
+def performed_reductions(code: str) -> dict[str, str]:
+    """The reductions (`sum`, `max`, `min`, `mean`) a kernel's code performs, each with the code
+    that shows it: an API call, a running compare, or what its comments and names say."""
+    found: dict[str, str] = {}
+    hits = [
+        *(_REDUCE_CALL.finditer(code) if "Reduce" in code else ()),
+        *(_NAMED_REDUCTION.finditer(code) if "educ" in code else ()),
+    ]
+    for hit in hits:
+        found.setdefault(next(op for op in hit.groups() if op).lower(), hit.group(0))
+    for hit in _RUNNING_COMPARE.finditer(code) if "?" in code else ():
+        found.setdefault("max" if hit.group(3) == ">" else "min", " ".join(hit.group(0).split()))
     return found
 
 

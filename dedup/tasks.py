@@ -758,17 +758,26 @@ def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str])
 
 
 def _reduction_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list[int]:
-    """Tasks of reducing along a dimension (weak ops: claimed by no word) that a row performs
-    with AscendC's reduction API or a running compare and that is all it does (`dedup.reductions`)."""
+    """Tasks of reducing along a dimension (weak ops: claimed by no word) that a row performs (an
+    AscendC reduction, a running compare, a reduction it names) and that is all it does
+    (`dedup.reductions`). The report shows the reduction that claims, not the bare word."""
     if not index.reductions or any(
         op not in REDUCTION_COMPANIONS and op not in facts.incidental for op in facts.ops
     ):
         return []
     performed = performed_reductions(code)
-    if "mean" in facts.ops and performed & {"sum", "mean"}:
-        performed = (performed - {"sum"}) | {"mean"}  # a sum, then scaled by the count
-    dims = set(facts.dims)
-    return [t for op in performed for t in index.reductions.get(op, ()) if same_rank(index, t, dims)]
+    if "mean" in facts.ops and performed.keys() & {"sum", "mean"}:  # a sum, then scaled by the count
+        shown = performed.pop("sum", "")
+        performed["mean"] = performed.get("mean") or shown
+    claimed = [
+        (op, t)
+        for op in performed
+        for t in index.reductions.get(op, ())
+        if same_rank(index, t, set(facts.dims))
+    ]
+    for op, _ in claimed:
+        facts.ops[op] = performed[op]
+    return [t for _, t in claimed]
 
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
