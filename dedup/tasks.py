@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 
 from dedup.idioms import handwritten_ops
 from dedup.names import op_name_key
-from dedup.reductions import REDUCTION_COMPANIONS, is_reduction_task, performed_reductions
 from dedup.structure import (
     STRUCTURE_FLOOR,
     Structure,
@@ -42,6 +41,7 @@ from dedup.structure import (
     task_structures,
     uniquely_fitting,
 )
+from dedup.weak_tasks import WeakForm, form_of_task, may_show_a_form, performed_forms
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
@@ -368,8 +368,9 @@ class TaskIndex:
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
     # a word of task names -> how many task names have it (`_named_apart`)
     name_word_tasks: dict[str, int] = field(default_factory=dict)
-    # op -> the tasks of reducing along a dimension with it (`dedup.reductions`)
-    reductions: dict[str, list[int]] = field(default_factory=dict)
+    # form -> op -> the single-op tasks of that weak op in that form (`dedup.weak_tasks`:
+    # `sum_reduction_over_a_dimension`, `clamp_broadcast`)
+    weak_forms: dict[WeakForm, dict[str, list[int]]] = field(default_factory=dict)
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
     judge_candidates: int = 0
@@ -412,8 +413,9 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
         for word in set(split_identifier(sig.task)):
             index.name_word_tasks[word] = index.name_word_tasks.get(word, 0) + 1
-        if index.named[t] and is_reduction_task(split_identifier(sig.task), required):
-            index.reductions.setdefault(next(iter(required)), []).append(t)
+        form = form_of_task(split_identifier(sig.task), required) if index.named[t] else None
+        if form is not None:
+            index.weak_forms.setdefault(form, {}).setdefault(next(iter(required)), []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
@@ -598,7 +600,7 @@ def match_document(
     claimed = {s.task for s in candidates}
     candidates += [
         semantic_score(index, t, facts, words, numbers)
-        for t in _reduction_tasks(index, code, facts)
+        for t in _weak_form_tasks(index, code, facts)
         if t not in claimed
     ]
     fits = fitting_tasks(index, facts)
@@ -757,37 +759,34 @@ def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str])
             yield from (t for t in tasks if index.named[t] and same_rank(index, t, dims))
 
 
-def _reduction_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list[int]:
-    """Tasks of reducing along a dimension (weak ops: claimed by no word) that a row performs (an
-    AscendC reduction, a running compare, a reduction it names) and that is all it does
-    (`dedup.reductions`). The report shows the reduction that claims, not the bare word."""
-    if not index.reductions or any(
-        op not in REDUCTION_COMPANIONS and op not in facts.incidental for op in facts.ops
-    ):
+def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list[int]:
+    """Single-op tasks of a weak op (claimed by no word) that a row does in the form the task
+    names (a reduction, a broadcast) and that is all it does (`dedup.weak_tasks`). The report
+    shows the form that claims, not the bare word."""
+    if not index.weak_forms:
         return []
-    performed = performed_reductions(code)
-    if "mean" in facts.ops and performed.keys() & {"sum", "mean"}:  # a sum, then scaled by the count
-        shown = performed.pop("sum", "")
-        performed["mean"] = performed.get("mean") or shown
-    claimed = [
-        (op, t)
-        for op in performed
-        for t in index.reductions.get(op, ())
-        if same_rank(index, t, set(facts.dims))
-    ]
-    for op, _ in claimed:
-        facts.ops[op] = performed[op]
-    return [t for _, t in claimed]
+    claimed = []
+    for form, shown in performed_forms(code, facts.ops).items():
+        tasks = index.weak_forms.get(form, {})
+        if not tasks or any(op not in form.companions and op not in facts.incidental for op in facts.ops):
+            continue
+        for op, evidence in shown.items():
+            found = [t for t in tasks.get(op, ()) if same_rank(index, t, set(facts.dims))]
+            if found:
+                facts.ops[op] = evidence
+                claimed += found
+    return claimed
 
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
     """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (any case
-    and separator), identity a name equal to a task's. Most rows of a large corpus fail both and
+    and separator) or a weak op's form (`dedup.weak_tasks`), identity a name equal to a task's.
+    Most rows of a large corpus fail all three and
     skip the word scan. Each test is one regex search over a trie of its words (C speed; the
     Python loop over 112 stems it replaced was 28% of task matching on 40k synthetic rows)."""
     if _strong_screen().search(code.lower().replace("_", "").replace(" ", "")):
         return True
-    if index.reductions and performed_reductions(code):
+    if index.weak_forms and may_show_a_form(code):
         return True
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
     names += [n for n in extra_names if n]

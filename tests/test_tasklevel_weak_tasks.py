@@ -1,15 +1,16 @@
-"""Tasks of reducing along a dimension (`sum_reduction_over_a_dimension`): their one op is a weak
-word every tiling uses, so a row claims them only by performing the reduction (AscendC's
-reduction API, a running compare, or a reduction it names) and doing nothing else
-(`dedup.reductions`). Fixtures are written for these tests."""
+"""Single-op tasks of a weak op: reducing along a dimension (`sum_reduction_over_a_dimension`)
+and broadcasting (`max_broadcast`). Their one op is a word every tiling uses, so a row claims
+them only in the form the task names (a reduction it performs by AscendC's reduction API, a
+running compare or a reduction it names; a broadcast it names beside AscendC calls of the op)
+and doing nothing else (`dedup.weak_tasks`). Fixtures are written for these tests."""
 
 from __future__ import annotations
 
 import pytest
 
-from dedup.reductions import performed_reductions
 from dedup.structure import structural_fit
 from dedup.tasks import match_document
+from dedup.weak_tasks import elementwise_ops, performed_reductions
 from tests.test_tasklevel_scoring import _index, _task
 
 
@@ -122,3 +123,51 @@ def test_a_constructor_giving_its_references_parameter_a_default_fits_its_task()
     match, facts = match_document(_kernel("  ReduceSum(yLocal, xLocal, tmp, n);") + MODEL_NEW, index)
     assert _task(index, match) == "sum_reduction_over_a_dimension" and match is not None
     assert structural_fit(index, match.item, facts) == ["constructor (dim:int) with defaults dim:int=1"]
+
+
+def _broadcast(expression: str, inputs: str = "a, b") -> str:
+    return f"""import torch
+class Model(torch.nn.Module):
+    def forward(self, {inputs}):
+        return {expression}
+
+def get_inputs():
+    return [torch.rand(64, 1, 512), torch.rand(64, 128, 512)]
+"""
+
+
+BROADCASTS = {
+    "max_broadcast": _broadcast("torch.maximum(a, b)"),
+    "clamp_broadcast": _broadcast("torch.clamp(x, lo, hi)", "x, lo, hi"),
+    "power_broadcast": _broadcast("torch.pow(a, b)"),
+}
+
+
+@pytest.mark.parametrize(
+    ("calls", "task"),
+    [
+        ("AscendC::Max(yLocal, aLocal, bLocal, n);", "max_broadcast"),
+        ("AscendC::Max(t, xLocal, loLocal, n); AscendC::Min(yLocal, t, hiLocal, n);", "clamp_broadcast"),
+        (
+            "AscendC::Ln(t, aLocal, n); AscendC::Mul(t, t, bLocal, n); AscendC::Exp(yLocal, t, n);",
+            "power_broadcast",
+        ),
+    ],
+)
+def test_a_row_that_only_broadcasts_an_op_is_placed_on_its_broadcast_task(calls: str, task: str) -> None:
+    index = _index({**BROADCASTS, "softmax": SOFTMAX})
+    said = task.split("_")[0]  # a row's binding says "Broadcast power", as real ones do
+    row = _kernel(f"  // {said} of operands expanded by broadcast_tensors on the host\n  {calls}")
+    match, _ = match_document(row, index)
+    assert _task(index, match) == task and match is not None and match.level == "op"
+    assert match_document(row.replace("broadcast_tensors", "expand"), index)[0] is None
+
+
+def test_a_broadcast_beside_a_bare_op_word_claims_no_broadcast_task() -> None:
+    # A tile header that broadcasts a multiply; "max" only in its tiling (`std::max`).
+    index = _index({**BROADCASTS, "softmax": SOFTMAX})
+    tile = _kernel(
+        "  // TileBroadcastMul\n  uint32_t m = std::max(rows, 1u);\n  AscendC::Mul(yLocal, aLocal, bLocal, n);"
+    )
+    assert elementwise_ops(tile) == {}
+    assert match_document(tile, index)[0] is None

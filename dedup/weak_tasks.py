@@ -1,0 +1,125 @@
+"""Single-op tasks of a weak op, claimed by the form of a kernel that does that op and nothing else.
+
+Benchmarks have single-op tasks whose op is a word every kernel uses: reducing along a
+dimension (`sum_reduction_over_a_dimension`, `max_...`: `std::min(tile, rest)` and a running
+sum of lengths are in every tiling) and broadcasting (`clamp_broadcast`, `max_broadcast`,
+`power_broadcast`). The word alone never claims such a task. What does is the form the task
+names, in a kernel that does nothing else (a softmax reduces too, but also exponentiates; a
+norm takes a square root):
+
+- a reduction the kernel performs: AscendC's reduction API (`ReduceMax`, `WholeReduceSum`,
+  `BlockReduceMin`, `ReduceMean`), a running compare (`m = (v > m) ? v : m`), or a reduction
+  it names ("sum reduce over dim=1", `SumReductionDim1`);
+- a broadcast it names (`broadcast_tensors`, "Broadcast clamp", AscendC's `Broadcast`) beside
+  the op.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# AscendC's reduction calls, by the op they perform.
+_REDUCE_CALL = re.compile(r"\b(?:Whole|Block)?Reduce(Sum|Max|Min|Mean)\b")
+# A reduction named as one (in a comment, a docstring or an identifier): "sum reduce over
+# dim=1", "reduce min", `SumReductionDim1`, `reduce_max`.
+_NAMED_REDUCTION = re.compile(
+    r"(?:(?<![A-Za-z])(sum|max|min|mean)|(Sum|Max|Min|Mean))[ _-]?[Rr]educ(?:e|tion|ing)"
+    r"|[Rr]educ(?:e|es|tion|ing)[ _-]?(?:(sum|max|min|mean)|(Sum|Max|Min|Mean))(?![a-z])"
+)
+# A running maximum or minimum: `m = (v > m) ? v : m;`, `best = v < best ? v : best;`.
+_RUNNING_COMPARE = re.compile(
+    r"\b(\w{1,64})\s*=\s*\(?\s*(\w{1,64})\s*([<>])=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b"
+)
+_BROADCAST = re.compile(r"(?i)broad_?cast")
+# The AscendC calls that do a broadcast task's op elementwise: a bare word ("max", a tile's
+# `std::max`) is no such op.
+_ELEMENTWISE_CALL = re.compile(
+    r"\b(Maxs?|Mins?|Clamp(?:Max|Min)|Pow(?:er)?|Exp|Log|Ln)\s*(?:<[^<>;()]{0,64}>)?\s*\("
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WeakForm:
+    """A form a task's name says (`reduction`), the weak ops its tasks do, and the ops a kernel
+    of that form shows without doing other work (index arithmetic and tiling: `add`, `mul`,
+    `min`, `max`; a mean's sum and scale; a power's exp and log)."""
+
+    name: str
+    task_words: frozenset[str]
+    ops: frozenset[str]
+    companions: frozenset[str]
+
+
+REDUCTION = WeakForm(
+    "reduction",
+    frozenset({"reduction", "reduce"}),
+    frozenset({"sum", "max", "min", "mean"}),
+    frozenset({"add", "mul", "min", "max", "sum", "mean", "avg_pool", "div"}),
+)
+BROADCAST = WeakForm(
+    "broadcast",
+    frozenset({"broadcast"}),
+    frozenset({"clamp", "max", "min", "pow"}),
+    frozenset({"add", "mul", "sub", "div", "min", "max", "clamp", "pow", "exp", "log"}),
+)
+FORMS = (REDUCTION, BROADCAST)
+
+
+def form_of_task(words: list[str], required: frozenset[str]) -> WeakForm | None:
+    """The form a task of one weak op names (`sum_reduction_over_a_dimension`), if any."""
+    if len(required) != 1:
+        return None
+    return next((f for f in FORMS if f.task_words & set(words) and required <= f.ops), None)
+
+
+def performed_reductions(code: str) -> dict[str, str]:
+    """The reductions (`sum`, `max`, `min`, `mean`) a kernel's code performs, each with the code
+    that shows it: an API call, a running compare, or what its comments and names say."""
+    found: dict[str, str] = {}
+    hits = [
+        *(_REDUCE_CALL.finditer(code) if "Reduce" in code else ()),
+        *(_NAMED_REDUCTION.finditer(code) if "educ" in code else ()),
+    ]
+    for hit in hits:
+        found.setdefault(next(op for op in hit.groups() if op).lower(), hit.group(0))
+    for hit in _RUNNING_COMPARE.finditer(code) if "?" in code else ():
+        found.setdefault("max" if hit.group(3) == ">" else "min", " ".join(hit.group(0).split()))
+    return found
+
+
+def performed_forms(code: str, ops: dict[str, str]) -> dict[WeakForm, dict[str, str]]:
+    """For each form the code shows, the weak ops it does in that form, with the code that shows
+    each (`ops`: the canonical ops the row shows, with the word that showed each)."""
+    found: dict[WeakForm, dict[str, str]] = {}
+    if reductions := performed_reductions(code):
+        if "mean" in ops and reductions.keys() & {"sum", "mean"}:  # a sum, then scaled by the count
+            shown = reductions.pop("sum", "")
+            reductions["mean"] = reductions.get("mean") or shown
+        found[REDUCTION] = reductions
+    broadcast = _BROADCAST.search(code)
+    if broadcast is not None and (elementwise := elementwise_ops(code)):
+        found[BROADCAST] = {op: f"{call} after {broadcast.group(0)}" for op, call in elementwise.items()}
+    return found
+
+
+def elementwise_ops(code: str) -> dict[str, str]:
+    """The broadcast tasks' ops (`max`, `min`, `clamp`, `pow`) the code's AscendC calls do,
+    each with the calls that do it: a clamp is a max and a min, a power an exp of a log."""
+    calls = {hit.group(1) for hit in _ELEMENTWISE_CALL.finditer(code)}
+    highs, lows = calls & {"Max", "Maxs", "ClampMin"}, calls & {"Min", "Mins", "ClampMax"}
+    found = {
+        op: min(side) for op, side in (("max", highs - {"ClampMin"}), ("min", lows - {"ClampMax"})) if side
+    }
+    if highs and lows:  # a clamp: its max and min are its steps, not ops of their own
+        found = {"clamp": f"{min(highs)} and {min(lows)}"}
+    if calls & {"Pow", "Power"}:
+        found["pow"] = min(calls & {"Pow", "Power"})
+    elif "Exp" in calls and calls & {"Log", "Ln"}:
+        found["pow"] = f"Exp of {min(calls & {'Log', 'Ln'})}"
+    return found
+
+
+def may_show_a_form(code: str) -> bool:
+    """Whether the code shows some form (the pre-test of a row that shows no strong op)."""
+    return bool(performed_reductions(code)) or _BROADCAST.search(code) is not None
