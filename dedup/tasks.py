@@ -41,6 +41,7 @@ from dedup.structure import (
     task_structures,
     uniquely_fitting,
 )
+from dedup.ties import settle_tie
 from dedup.weak_tasks import WeakForm, form_of_task, may_show_a_form, performed_forms
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
@@ -48,6 +49,7 @@ from schemas.taskops import (
     COLLECTIVES,
     COMPOSITES,
     GENERIC,
+    NAME_STOP_WORDS,
     NOT_COMPUTATIONS,
     STRONG,
     WORD_OPS,
@@ -82,9 +84,6 @@ _EXTRA_PENALTY, _EXTRA_CAP = 0.06, 0.36
 # ties name the truth (21 of 29 before). The flat plateau runs from 0.07 to 0.09 (README).
 RUNNER_UP_MARGIN = 0.07
 _COMMON_NUMBERS = frozenset({0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096})
-_STOP_WORDS = frozenset(
-    {"a", "an", "the", "of", "over", "with", "for", "to", "in", "on", "by", "and", "or", "model", "new"}
-)
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,7}(?![\w.])")
@@ -126,16 +125,6 @@ _DIM_CHECK = re.compile(r"(?:dim\(\)|GetDimNum\(\)|\.ndim)\s*[!=]=\s*([3-5])(?!\
 # aclnnConvolution's flag: a binding that passes `transposed = false` does a plain convolution even
 # though it also passes an output padding (a word that otherwise shows a transposed one).
 _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
-# The AscendC matmul API's transpose arguments: the tiling's `SetAType(pos, format, dtype, true)`
-# and the kernel's `SetTensorB(gm, true)`; the last argument says whether the operand is transposed.
-_OPERAND_SETTING = re.compile(r"\bSet(?:Tensor)?([AB])(?:Type)?\s*\(([^;(){}]{0,300})\)")
-# A height compared with the width of the same thing, refused when they differ
-# (`kernelHeight != kernelWidth`, `kh != kw`, `in_h != in_w`): group 1 names the thing.
-_SQUARE_CHECK = re.compile(
-    r"\b(?=\w{1,64}\b)(\w{0,40}?)(?:Height|height|H|h)(\w{0,12})\s*!=\s*\1(?:Width|width|W|w)\2\b"
-)
-_KERNEL_NAMES = frozenset({"k", "ks", "ker", "kernel", "kernelsize", "w_k", "weight"})
-_INPUT_NAMES = frozenset({"i", "in", "inp", "input", "x", "src"})
 # A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
 # is not a computation it does.
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
@@ -366,7 +355,7 @@ class TaskIndex:
     # a constructor's parameter names alone (annotations and defaults dropped) -> the tasks
     constructor_names: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
-    # a word of task names -> how many task names have it (`_named_apart`)
+    # a word of task names -> how many task names have it (`dedup.ties.named_apart`)
     name_word_tasks: dict[str, int] = field(default_factory=dict)
     # form -> op -> the single-op tasks of that weak op in that form (`dedup.weak_tasks`:
     # `sum_reduction_over_a_dimension`, `clamp_broadcast`)
@@ -380,7 +369,7 @@ def _task_words(sig: TaskSignature) -> set[str]:
     words = set(split_identifier(sig.task))
     for param in sig.init_params:
         words.update(split_identifier(param))
-    return {w for w in words if w not in _STOP_WORDS and len(w) >= 2 and not w.isdigit()}
+    return {w for w in words if w not in NAME_STOP_WORDS and len(w) >= 2 and not w.isdigit()}
 
 
 def task_index(signatures: list[TaskSignature]) -> TaskIndex:
@@ -625,7 +614,10 @@ def match_document(
     if unique is not None and (best is None or best.task not in fits):
         best = semantic_score(index, unique, facts, words, numbers)
     if best is None and tied:
-        tied = _settle_tie(index, tied, code, words)
+        stated = CandidateFacts()
+        _op_definition(code, stated)
+        kept = settle_tie(index, [s.task for s in tied], code, stated, words)
+        tied = [s for s in tied if s.task in kept]
         best = tied[0] if len(tied) == 1 else None
     judged = []
     if index.judge_candidates:
@@ -651,95 +643,6 @@ def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMa
     match.confidence, match.tied = "low", [s.task for s in others]
     match.alternatives = [option for option in judged if option.item != first.task]
     return match
-
-
-def _settle_tie(
-    index: TaskIndex, tied: list[SemanticScore], code: str, words: set[str]
-) -> list[SemanticScore]:
-    """The tied tasks that agree with what the row's op definition states, when some do and
-    others do not: its number of tensor inputs (`masked_cumsum` takes a mask, `cumsum` not) and
-    the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), and the input or
-    kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`), and the
-    recurrent state its output is named after (`lstm_hn` / `lstm_cn`); then a word only some
-    tied names have (`_named_apart`). Siblings differ here though their words tie within
-    RUNNER_UP_MARGIN. Dev, renamed: 8 more right (inputs 2, transposes 3, a square kernel 1,
-    states 2), none wrong; the square checks also narrow 3 conv ties (7 tasks named -> 4, ...)."""
-    facts = CandidateFacts()
-    _op_definition(code, facts)
-    inputs = len(facts.inputs)
-    transposed = transposed_operands(code)
-    square = square_only(code)
-    state = _returned_state(facts.outputs)
-    agreements = [
-        lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
-        lambda sig: transposed is not None and set(sig.transposed) == transposed,
-        lambda sig: "input" in square and _square(sig.input_dims[:1]),
-        lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
-        lambda sig: bool(state) and sig.returns == state,
-    ]
-    for agrees in agreements:
-        kept = [s for s in tied if agrees(index.signatures[s.task])]
-        tied = kept or tied
-    return _named_apart(index, tied, words)
-
-
-def _named_apart(index: TaskIndex, tied: list[SemanticScore], words: set[str]) -> list[SemanticScore]:
-    """The tied tasks whose own name words, those the other tied names lack (`reverse` of
-    `cumsum_reverse`, `exclusive`), the row all says, when some are and the others' are not.
-    Only telling words count: at most three task names of the benchmark have them (`square`,
-    `add` and `input` are in dozens, and a row says them for other reasons), and no tied task's
-    parameters do (`hidden` of `hidden_size`: every solution of a GRU says it). Dev, renamed:
-    186 -> 197 right, still 3 wrong; 2 to 4 names give the same."""
-    sigs = [index.signatures[s.task] for s in tied]
-    names = [set(split_identifier(sig.task)) - _STOP_WORDS for sig in sigs]
-    spoken = {w for sig in sigs for p in sig.init_params for w in split_identifier(p)}
-    shared = set.intersection(*names)
-    telling = {w for ws in names for w in ws - spoken if len(w) > 1 and index.name_word_tasks[w] <= 3}
-    own = [ws - shared for ws in names]
-    said = [s for s, ws in zip(tied, own, strict=True) if ws and ws <= telling & words]
-    return said if said and len(said) < len(tied) else tied
-
-
-def square_only(code: str) -> set[str]:
-    """What a row refuses unless it is square ("input", "kernel"): a host check such as
-    `if (kernelHeight != kernelWidth) return ...` means it was written for a square kernel."""
-    if "!=" not in code:
-        return set()
-    found = set()
-    for check in _SQUARE_CHECK.finditer(code):
-        thing = check.group(1).lower().rstrip("_")
-        if thing in _KERNEL_NAMES:
-            found.add("kernel")
-        elif thing in _INPUT_NAMES:
-            found.add("input")
-    return found
-
-
-# An op definition's output named after a recurrent state it returns (`c_n`, `h_n`, `hidden`).
-_STATE_OUTPUTS = {"cn": "c_n", "cellstate": "c_n", "hn": "h_n", "hidden": "h_n", "hiddenstate": "h_n"}
-
-
-def _returned_state(outputs: list[str]) -> str:
-    """The one recurrent state ("h_n", "c_n") an op definition's outputs are named after, if any."""
-    states = {_STATE_OUTPUTS.get(re.sub(r"[^a-z]", "", name.lower()), "") for name in outputs}
-    return states.pop() if len(states) == 1 else ""
-
-
-def _square(shapes: list[list[int]]) -> bool:
-    """Whether the (first) shape's last two dimensions, its height and width, are equal."""
-    return bool(shapes) and len(shapes[0]) >= 3 and shapes[0][-1] == shapes[0][-2]
-
-
-def transposed_operands(code: str) -> set[str] | None:
-    """The matmul operands ("a", "b") a row's AscendC calls take transposed; None when it sets
-    neither operand's layout."""
-    if "Set" not in code:
-        return None
-    found: dict[str, bool] = {}
-    for side, args in _OPERAND_SETTING.findall(code):
-        last = re.sub(r"/\*.{0,80}?\*/", "", args.rsplit(",", 1)[-1]).strip() if "," in args else ""
-        found[side.lower()] = found.get(side.lower(), False) or last == "true"
-    return {side for side, flag in found.items() if flag} if found else None
 
 
 def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore | None:

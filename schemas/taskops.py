@@ -394,6 +394,12 @@ def _split_cached(name: str) -> tuple[str, ...]:
     return tuple(_split(name))
 
 
+# Words of a task's name or parameters that say nothing of its computation.
+NAME_STOP_WORDS = frozenset(
+    {"a", "an", "the", "of", "over", "with", "for", "to", "in", "on", "by", "and", "or", "model", "new"}
+)
+
+
 def split_identifier(name: str) -> list[str]:
     """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
     return list(_split_cached(name))

@@ -274,7 +274,7 @@ def test_unclosed_constructors_are_read_in_bounded_time() -> None:
     assert "{0,4000}" in _INIT_PARAMETERS.pattern
 
 
-# Tied siblings told apart by what the row's op definition states (`dedup.tasks._settle_tie`).
+# Tied siblings told apart by what the row's op definition states (`dedup.ties.settle_tie`).
 def _matmul_reference(expr: str, inputs: str = "A, B", extra: str = "") -> str:
     return f'''import torch
 import torch.nn as nn

@@ -1,0 +1,116 @@
+"""Breaking a tie between sibling tasks with what the row states beside its words.
+
+Siblings (`matmul_with_transposed_a` / `_b`, `lstm_hn` / `lstm_cn`, a square or an asymmetric
+kernel) compute the same thing on other inputs or return another result. A renamed row's words
+tie them (`dedup.tasks.RUNNER_UP_MARGIN`); what its op definition and host code state may not:
+its number of tensor inputs, the matmul operands it transposes, the input or kernel it refuses
+unless square, the recurrent state its output is named after, and a telling word of one name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from schemas.taskops import NAME_STOP_WORDS, split_identifier
+from schemas.tasks import CandidateFacts, TaskSignature
+
+if TYPE_CHECKING:
+    from dedup.tasks import TaskIndex
+
+# The AscendC matmul API's transpose arguments: the tiling's `SetAType(pos, format, dtype, true)`
+# and the kernel's `SetTensorB(gm, true)`; the last argument says whether the operand is transposed.
+_OPERAND_SETTING = re.compile(r"\bSet(?:Tensor)?([AB])(?:Type)?\s*\(([^;(){}]{0,300})\)")
+# A height compared with the width of the same thing, refused when they differ
+# (`kernelHeight != kernelWidth`, `kh != kw`, `in_h != in_w`): group 1 names the thing.
+_SQUARE_CHECK = re.compile(
+    r"\b(?=\w{1,64}\b)(\w{0,40}?)(?:Height|height|H|h)(\w{0,12})\s*!=\s*\1(?:Width|width|W|w)\2\b"
+)
+_KERNEL_NAMES = frozenset({"k", "ks", "ker", "kernel", "kernelsize", "w_k", "weight"})
+_INPUT_NAMES = frozenset({"i", "in", "inp", "input", "x", "src"})
+
+
+def settle_tie(
+    index: TaskIndex, tied: list[int], code: str, stated: CandidateFacts, words: set[str]
+) -> list[int]:
+    """The tied tasks that agree with what the row states (`stated`: its op definition), when
+    some do and others do not: its number of tensor inputs (`masked_cumsum` takes a mask,
+    `cumsum` not), the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), the
+    input or kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`), the
+    recurrent state its output is named after (`lstm_hn` / `lstm_cn`); then a word only some
+    tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes 3, a
+    square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties."""
+    inputs = len(stated.inputs)
+    transposed = transposed_operands(code)
+    square = square_only(code)
+    state = _returned_state(stated.outputs)
+    agreements: list[Callable[[TaskSignature], bool]] = [
+        lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
+        lambda sig: transposed is not None and set(sig.transposed) == transposed,
+        lambda sig: "input" in square and _square(sig.input_dims[:1]),
+        lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
+        lambda sig: bool(state) and sig.returns == state,
+    ]
+    for agrees in agreements:
+        kept = [t for t in tied if agrees(index.signatures[t])]
+        tied = kept or tied
+    return named_apart(index, tied, words)
+
+
+def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:
+    """The tied tasks whose own name words, those the other tied names lack (`reverse` of
+    `cumsum_reverse`, `exclusive`), the row all says, when some are and the others' are not.
+    Only telling words count: at most three task names of the benchmark have them (`square`,
+    `add` and `input` are in dozens, and a row says them for other reasons), and no tied task's
+    parameters do (`hidden` of `hidden_size`: every solution of a GRU says it). Dev, renamed:
+    186 -> 197 right, still 3 wrong; 2 to 4 names give the same."""
+    sigs = [index.signatures[t] for t in tied]
+    names = [set(split_identifier(sig.task)) - NAME_STOP_WORDS for sig in sigs]
+    spoken = {w for sig in sigs for p in sig.init_params for w in split_identifier(p)}
+    shared = set.intersection(*names)
+    telling = {w for ws in names for w in ws - spoken if len(w) > 1 and index.name_word_tasks[w] <= 3}
+    said = [t for t, ws in zip(tied, names, strict=True) if ws - shared and ws - shared <= telling & words]
+    return said if said and len(said) < len(tied) else tied
+
+
+def square_only(code: str) -> set[str]:
+    """What a row refuses unless it is square ("input", "kernel"): a host check such as
+    `if (kernelHeight != kernelWidth) return ...` means it was written for a square kernel."""
+    if "!=" not in code:
+        return set()
+    found = set()
+    for check in _SQUARE_CHECK.finditer(code):
+        thing = check.group(1).lower().rstrip("_")
+        if thing in _KERNEL_NAMES:
+            found.add("kernel")
+        elif thing in _INPUT_NAMES:
+            found.add("input")
+    return found
+
+
+# An op definition's output named after a recurrent state it returns (`c_n`, `h_n`, `hidden`).
+_STATE_OUTPUTS = {"cn": "c_n", "cellstate": "c_n", "hn": "h_n", "hidden": "h_n", "hiddenstate": "h_n"}
+
+
+def _returned_state(outputs: list[str]) -> str:
+    """The one recurrent state ("h_n", "c_n") an op definition's outputs are named after, if any."""
+    states = {_STATE_OUTPUTS.get(re.sub(r"[^a-z]", "", name.lower()), "") for name in outputs}
+    return states.pop() if len(states) == 1 else ""
+
+
+def _square(shapes: list[list[int]]) -> bool:
+    """Whether the (first) shape's last two dimensions, its height and width, are equal."""
+    return bool(shapes) and len(shapes[0]) >= 3 and shapes[0][-1] == shapes[0][-2]
+
+
+def transposed_operands(code: str) -> set[str] | None:
+    """The matmul operands ("a", "b") a row's AscendC calls take transposed; None when it sets
+    neither operand's layout."""
+    if "Set" not in code:
+        return None
+    found: dict[str, bool] = {}
+    for side, args in _OPERAND_SETTING.findall(code):
+        last = re.sub(r"/\*.{0,80}?\*/", "", args.rsplit(",", 1)[-1]).strip() if "," in args else ""
+        found[side.lower()] = found.get(side.lower(), False) or last == "true"
+    return {side for side, flag in found.items() if flag} if found else None
