@@ -26,6 +26,8 @@ from annotate.tasks.kernel_reasoning import _tagged_sections, drop_licence_comme
 from curate.code_blocks import extract_blocks
 from dedup.idioms import handwritten_ops
 from dedup.tasks import candidate_facts
+from dedup.ties import square_only, transposed_operands
+from dedup.weak_tasks import elementwise_ops, performed_reductions
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
@@ -184,6 +186,14 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "handwritten_ops: sigmoid openings": (handwritten_ops, lambda n: "1.0f / (1.0f + exp(" * (n // 20)),
     "handwritten_ops: softplus openings": (handwritten_ops, lambda n: "log(1 + exp" * (n // 11)),
     "handwritten_ops: zero-clamp openings": (handwritten_ops, lambda n: "if (v < 0.0f) { " * (n // 16)),
+    # the weak-op forms of dedup/weak_tasks.py and the tie breakers of dedup/ties.py
+    "performed_reductions: compares": (performed_reductions, lambda n: "a = (b > a) ? b : a; " * (n // 22)),
+    "performed_reductions: one long word": (performed_reductions, lambda n: "x" * n + " = (y > x) ? y : x"),
+    "performed_reductions: 'sum reduce'": (performed_reductions, lambda n: "sum reduce " * (n // 11)),
+    "elementwise_ops: 'Max(' openings": (elementwise_ops, lambda n: "Max( " * (n // 5)),
+    "square_only: H != W": (square_only, lambda n: "kh != kw " * (n // 9)),
+    "square_only: long words": (square_only, lambda n: ("k" * 60 + "h != ") * (n // 65)),
+    "transposed_operands: SetAType( openings": (transposed_operands, lambda n: "SetAType(" * (n // 9)),
 }
 
 
