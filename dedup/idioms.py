@@ -114,6 +114,41 @@ IDIOMS: tuple[Idiom, ...] = (
         True,
     ),
     _idiom("mean", "um", rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])", True),
+    # a window's sum divided by its count, in a row that pools (`pool_kernel_size`): an average pool
+    _idiom(
+        "avg_pool",
+        "ool",
+        rf"(?s)^(?=.*\b[pP]ool)(?=.*{_NAME}[sS]um\w{{0,64}}\s*/\s*(?:this->)?{_NAME}(?:[cC]ount|[dD]ivisor|[cC]nt\b))",
+        True,
+    ),
+    # a running maximum, `m = (v > m) ? v : m` (incidental: a softmax keeps one too; `m = max(m, v)`
+    # is as often a host's workspace size, and placed nothing more on dev)
+    _idiom("max", "?", rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b", True),
+    # a loop over a kernel window that keeps a running maximum: a max pool (the window's body
+    # checks an index against the padding before it reads: its gap is the longer, still bounded)
+    _idiom(
+        "max_pool",
+        "for",
+        r"(?s)\bfor\s*\([^;]{0,128};\s*\w{1,64}\s*<\s*(?:this->)?\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)\w{0,64}\s*;"
+        rf"[^;{{}}]{{0,128}}\)\s*\{{.{{0,800}}?{_VAR}\s*=\s*(?:\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b|"
+        r"(?:std::|AscendC::)?\w{0,16}[mM]ax\w{0,16}\s*\(\s*\1\s*,\s*[A-Za-z_])",
+    ),
+    # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
+    _idiom(
+        "conv",
+        "in",
+        r"(?i)\b(?:c_?out|out_?c(?:hannels)?|oc)\s*,\s*(?:c_?in|in_?c(?:hannels)?|ic)\b(?:\s*/\s*\w{1,64})?"
+        r"\s*,\s*(?:k[hwdl]?|kernel\w{0,16})\b",
+    ),
+    # statistics of a group of channels, then each value less the mean times the reciprocal of the
+    # standard deviation: a group norm
+    _idiom(
+        "group_norm",
+        "roup",
+        rf"(?s)^(?=.*\b(?:group|groups|\w{{0,64}}PerG(?:roup)?)\b)(?=.*\(\s*{_VAR}\s*-\s*(?:this->)?{_NAME}mean\w{{0,64}}"
+        r"\s*\)\s*\*\s*(?:this->)?\b\w{0,64}?(?:[iI]nv|[rR]std|[rR]sqrt|[iI]std))",
+        True,
+    ),
 )
 
 

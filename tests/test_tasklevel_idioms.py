@@ -49,6 +49,24 @@ def _ops(code: str) -> dict[str, bool]:
         ("constexpr float SCALE = 1.0507009873554805f;", "selu"),
         ("constexpr float invPoolElems = 1.0f / 27.0f;", "avg_pool"),
         ("y.SetValue(i, sum * this->outputReciprocal);", "mean"),
+        (
+            "uint32_t poolKernelSize;\n  for (k = 0; k < n; ++k) { sumValue += v[k]; countValue += 1.0f; }\n"
+            "  y[o] = sumValue / countValue;",
+            "avg_pool",
+        ),
+        ("vmax = (v > vmax) ? v : vmax;", "max"),
+        (
+            "for (uint32_t k = 0; k < kKernelSize; ++k) {\n  const int32_t idx = start + k * kDilation;\n"
+            "  if (idx < 0) { continue; }\n  maxValue = MaxF32(maxValue, x[idx]);\n}",
+            "max_pool",
+        ),
+        ('TORCH_CHECK(weight.dim() == 3, "weight must be 3D (Cout,Cin,K)");', "conv"),
+        ("// w: [out_channels, in_channels / groups, kh, kw]", "conv"),
+        (
+            "// stats of one (n, group)\nfloat mean = s * invElems; float rstd = Rsqrt1(var + eps);\n"
+            "y[i] = (v - mean) * rstd * gamma[c] + beta[c];",
+            "group_norm",
+        ),
     ],
 )
 def test_each_idiom_finds_its_op(code: str, op: str) -> None:
@@ -62,14 +80,40 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "int h = (h0 > 0) ? h0 : 0;",
         "y = x * scale + bias;",
         "float e = expf(x - maxv);",
-        "maxv = (v > maxv) ? v : maxv;",
         "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
         "const at::Tensor& h0, const at::Tensor& w_ih",  # a GRU's inputs: no cell state
         "Maxs(y, x, (float)(-1.0f), n); Mins(y, y, (float)(6.0f), n);",  # a clamp to [-1, 6]
+        "y[r] = sum / count;",  # a mean of a row that pools nothing is no average pool
+        "// weight: (out_features, in_features)",  # a matmul's weight has no kernel extent
+        "// w: [Cout, Cin]",
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
     assert _ops(code) == {}
+
+
+def test_a_running_maximum_is_a_max_not_a_relu() -> None:
+    assert _ops("maxv = (v > maxv) ? v : maxv;") == {"max": True}
+    # and a clamp at zero is a relu, no running maximum
+    assert _ops("best = fmaxf(best, 0.0f);") == {"relu": True}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a convolution's window loop that accumulates: no maximum is kept
+        "for (kw = 0; kw < kernelWidth; ++kw) {\n  acc += x[i + kw] * w[kw];\n}",
+        # a running maximum over channels, not over a kernel window
+        "for (c = 0; c < channels; ++c) {\n  m = (v[c] > m) ? v[c] : m;\n}",
+    ],
+)
+def test_a_window_without_a_running_maximum_is_no_max_pool(code: str) -> None:
+    assert "max_pool" not in _ops(code)
+
+
+def test_a_normalisation_without_groups_is_no_group_norm() -> None:
+    # A layer norm's shape: the statistics of a row, no group of channels.
+    assert "group_norm" not in _ops("float mean = s * invCols;\ny[i] = (x[i] - mean) * rstd * gamma[i];")
 
 
 def test_a_specific_shape_outweighs_an_incidental_one() -> None:
@@ -161,3 +205,19 @@ def test_no_idiom_scans_without_bound() -> None:
         assert "(\\w+)" not in pattern, idiom
         assert not re.search(r"\[\^[^\]]*\][*+]|\.[*+]\?", pattern.replace("(?s)^(?=.*", "")), idiom
     assert handwritten_ops("a" * 20_000 + " ? 0.0f : v") == []
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "a" * 20_000 + " ool um for roup in ax pool group",  # every screen, after one long word
+        "for (i = 0; i < kernel; ++i) { " * 600,  # window loops that keep no maximum
+        "pool " + "sumA / " * 3000,  # sums divided by nothing
+        "group " + "(v - mean) * " * 1500,  # normalisations without a reciprocal
+        "Cout, Cin, " * 2000,  # layouts without a kernel extent
+    ],
+)
+def test_hostile_rows_of_the_window_and_norm_shapes_show_none(row: str) -> None:
+    # Each row repeats the opening of a shape many times without its end: the bounded gaps give
+    # up after at most 800 characters per opening (benchmarks: 100 KB of window loops, 0.13 s).
+    assert handwritten_ops(row) == []
