@@ -81,6 +81,14 @@ IDIOMS: tuple[Idiom, ...] = (
         "grid",
         r'\bInput\("grid"\)|"name"\s*:\s*"grid"|def forward\(\s*self\s*,\s*\w+\s*,\s*grid\s*\)',
     ),
+    # a float grid coordinate in [-1, 1] taken to a pixel index, `((g + 1.0f) * W - 1) * 0.5f`
+    # (or, with aligned corners, `(g + 1.0f) * 0.5f * (W - 1)`): the sampling step of a grid sample
+    _idiom(
+        "grid_sample",
+        "+ 1",
+        rf"\(\s*{_VAR}\s*\+\s*1\.0*[fF]?\s*\)\s*\*\s*(?:\w{{1,64}}\s*-\s*{_ONE}\s*\)\s*\*\s*0\.50*[fF]?|\w{{1,64}}"
+        rf"\s*-\s*{_ONE}\s*\)\s*/\s*2(?:\.0*)?[fF]?|0\.50*[fF]?\s*\*\s*\(\s*\w{{1,64}}\s*-\s*{_ONE}\s*\))",
+    ),
     # a loss over an anchor, a positive and a negative: a triplet margin loss
     _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
     # a clamp to [-1, 1]: AscendC's Maxs(-1) then Mins(1), or fmin(fmax(v, -1), 1)
@@ -124,6 +132,9 @@ IDIOMS: tuple[Idiom, ...] = (
     # a running maximum, `m = (v > m) ? v : m` (incidental: a softmax keeps one too; `m = max(m, v)`
     # is as often a host's workspace size, and placed nothing more on dev)
     _idiom("max", "?", rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b", True),
+    # v = min(v, 0): a clamp from above at zero, as a branch or a conditional
+    _idiom("min", "0.", rf"if\s*\(\s*{_VAR}\s*>=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
+    _idiom("min", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
     # a loop over a kernel window that keeps a running maximum: a max pool (the window's body
     # checks an index against the padding before it reads: its gap is the longer, still bounded)
     _idiom(

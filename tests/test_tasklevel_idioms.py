@@ -55,6 +55,10 @@ def _ops(code: str) -> dict[str, bool]:
             "avg_pool",
         ),
         ("vmax = (v > vmax) ? v : vmax;", "max"),
+        ("if (acc > 0.0f) { acc = 0.0f; }", "min"),
+        ("y = v > 0.0f ? 0.0f : v;", "min"),
+        ("const float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f;", "grid_sample"),
+        ("float ix = (gx + 1.0f) * 0.5f * (inW - 1);", "grid_sample"),
         (
             "for (uint32_t k = 0; k < kKernelSize; ++k) {\n  const int32_t idx = start + k * kDilation;\n"
             "  if (idx < 0) { continue; }\n  maxValue = MaxF32(maxValue, x[idx]);\n}",
@@ -86,6 +90,8 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "y[r] = sum / count;",  # a mean of a row that pools nothing is no average pool
         "// weight: (out_features, in_features)",  # a matmul's weight has no kernel extent
         "// w: [Cout, Cin]",
+        "if (end > 0) { end = 0; }",  # an index clamped at an int zero is no min
+        "const float c = (x + 1.0f) * scale - 1.0f;",  # an affine step that halves nothing
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
