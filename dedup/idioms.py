@@ -26,6 +26,8 @@ _EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
 # one 100 KB word took 75 s per pattern.
 _VAR = r"\b(\w{1,64})"
 _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
+# a variance from the first two moments: `ex2 - mean * mean`
+_MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +36,27 @@ class Idiom:
     screen: str  # a literal the text must hold for the pattern to be tried
     pattern: re.Pattern[str]
     incidental: bool  # the shape also serves other ends (see the module's docstring)
+    # A part of the shape the text must match before the pattern is tried, led by a literal (the
+    # engine skips to that literal in C) where the pattern starts with an operand tried at every
+    # word: `= 1.0f -` before `wx0 = 1.0f - wx1`. None: the screen is enough.
+    lead: re.Pattern[str] | None = None
 
 
-def _idiom(op: str, screen: str, pattern: str, incidental: bool = False) -> Idiom:
-    return Idiom(op, screen, re.compile(pattern), incidental)
+def _idiom(op: str, screen: str, pattern: str, incidental: bool = False, lead: str = "") -> Idiom:
+    return Idiom(op, screen, re.compile(pattern), incidental, re.compile(lead) if lead else None)
 
 
 IDIOMS: tuple[Idiom, ...] = (
     # v = max(v, 0): as a branch, a conditional, a max call, or AscendC's Maxs with a zero scalar
     _idiom("relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
-    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True),
-    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
+    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True, lead=r">=?\s*0\."),
+    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r"<=?\s*0\."),
     _idiom(
         "relu",
         "max",
         rf"\b(?:fmaxf?|(?:std::)?max)\s*\(\s*(?:\w+\s*,\s*{_ZERO}|{_ZERO}\s*,\s*\w+)\s*\)",
         True,
+        lead=r"max",
     ),
     _idiom(
         "relu",
@@ -60,9 +67,17 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     # v < 0 scaled by a slope: `v >= 0.0f ? v : v * slope`, `if (v < 0.0f) v *= slope;`
     _idiom(
-        "leaky_relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+"
+        "leaky_relu",
+        "?",
+        rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+",
+        lead=r">=?\s*0\.",
     ),
-    _idiom("leaky_relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
+    _idiom(
+        "leaky_relu",
+        "?",
+        rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b",
+        lead=r"<=?\s*0\.",
+    ),
     _idiom("leaky_relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
     # v times its own sigmoid: AscendC's Sigmoid then a Mul by its input, or as written in a formula
     _idiom(
@@ -72,7 +87,12 @@ IDIOMS: tuple[Idiom, ...] = (
         r"\s*\(\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
     ),
     _idiom("swish", "igmoid", rf"(?i)\b{_VAR}\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
-    _idiom("swish", "exp", rf"\b{_VAR}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
+    _idiom(
+        "swish",
+        "exp",
+        rf"\b{_VAR}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)",
+        lead=rf"/\s*\(\s*{_ONE}\s*\+\s*{_EXP}",
+    ),
     # a recurrent cell fed an initial hidden and cell state: an LSTM (a GRU has no cell state)
     _idiom("lstm", "h0", r"(?s)^(?=.*\bh0\b)(?=.*\bc0\b)(?=.*\b(?:w_?ih|weight_ih\w*)\b)"),
     # an op whose input is a sampling grid
@@ -88,6 +108,17 @@ IDIOMS: tuple[Idiom, ...] = (
         "+ 1",
         rf"\(\s*{_VAR}\s*\+\s*1\.0*[fF]?\s*\)\s*\*\s*(?:\w{{1,64}}\s*-\s*{_ONE}\s*\)\s*\*\s*0\.50*[fF]?|\w{{1,64}}"
         rf"\s*-\s*{_ONE}\s*\)\s*/\s*2(?:\.0*)?[fF]?|0\.50*[fF]?\s*\*\s*\(\s*\w{{1,64}}\s*-\s*{_ONE}\s*\))",
+        lead=r"\+\s*1\.0*[fF]?\s*\)\s*\*",
+    ),
+    # a pair of blending weights that sum to one, `wx0 = 1.0f - wx1`, or the quarter weights of a
+    # 2x upsample (`w0 = 0.75f; w1 = 0.25f;`): a linear interpolation (a grid sample blends its
+    # neighbours so too: `schemas.taskops.IMPLEMENTED_WITH`)
+    _idiom(
+        "interpolate",
+        "1",
+        rf"\b(\w{{0,63}}[A-Za-z_])([01])\s*=\s*{_ONE}\s*-\s*\1(?!\2)[01]\b"
+        r"|\b(\w{0,63}[A-Za-z_])0\s*=\s*0\.750*[fF]?\s*;\s*(?:\3)1\s*=\s*0\.250*[fF]?",
+        lead=r"=\s*(?:1(?:\.0*)?[fF]?\s*-|0\.750*[fF]?\s*;)",
     ),
     # a loss over an anchor, a positive and a negative: a triplet margin loss
     _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
@@ -112,29 +143,49 @@ IDIOMS: tuple[Idiom, ...] = (
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),
-    _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691"),
-    _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632"),
+    _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691", lead=r"\.(?:044715|7978845|5957691)"),
+    _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632", lead=r"\.(?:0507009|6732632)"),
     # a sum over a window or a plane times the reciprocal of its size: an average pool or a mean
     _idiom(
         "avg_pool",
         "ool",
         rf"(?i){_NAME}(?:inv\w*?pool|pool\w*?(?:reciprocal|inv|divisor|count|elems))",
         True,
+        lead=r"(?i)pool",
     ),
-    _idiom("mean", "um", rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])", True),
+    _idiom(
+        "mean",
+        "um",
+        rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])",
+        True,
+        lead=r"[sS]um\w{0,64}\s*\*",
+    ),
     # a window's sum divided by its count, in a row that pools (`pool_kernel_size`): an average pool
     _idiom(
         "avg_pool",
         "ool",
-        rf"(?s)^(?=.*\b[pP]ool)(?=.*{_NAME}[sS]um\w{{0,64}}\s*/\s*(?:this->)?{_NAME}(?:[cC]ount|[dD]ivisor|[cC]nt\b))",
+        rf"(?s)^(?=.*\b[pP]ool)(?=.*(?P<shown>{_NAME}[sS]um\w{{0,64}}\s*/\s*(?:this->)?{_NAME}(?:[cC]ount|[dD]ivisor|[cC]nt\b)))",
         True,
+        lead=r"[sS]um\w{0,64}\s*/",
     ),
     # a running maximum, `m = (v > m) ? v : m` (incidental: a softmax keeps one too; `m = max(m, v)`
     # is as often a host's workspace size, and placed nothing more on dev)
-    _idiom("max", "?", rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b", True),
+    _idiom(
+        "max",
+        "?",
+        rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b",
+        True,
+        lead=r">=?\s*\w{1,64}\s*\)?\s*\?",
+    ),
     # v = min(v, 0): a clamp from above at zero, as a branch or a conditional
-    _idiom("min", "0.", rf"if\s*\(\s*{_VAR}\s*>=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
-    _idiom("min", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
+    _idiom(
+        "min",
+        "0.",
+        rf"if\s*\(\s*{_VAR}\s*>=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;",
+        True,
+        lead=r">=?\s*0\.",
+    ),
+    _idiom("min", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r">=?\s*0\."),
     # a loop over a kernel window that keeps a running maximum: a max pool (the window's body
     # checks an index against the padding before it reads: its gap is the longer, still bounded)
     _idiom(
@@ -143,6 +194,7 @@ IDIOMS: tuple[Idiom, ...] = (
         r"(?s)\bfor\s*\([^;]{0,128};\s*\w{1,64}\s*<\s*(?:this->)?\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)\w{0,64}\s*;"
         rf"[^;{{}}]{{0,128}}\)\s*\{{.{{0,800}}?{_VAR}\s*=\s*(?:\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b|"
         r"(?:std::|AscendC::)?\w{0,16}[mM]ax\w{0,16}\s*\(\s*\1\s*,\s*[A-Za-z_])",
+        lead=r"<\s*(?:this->)?\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)",
     ),
     # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
     _idiom(
@@ -150,15 +202,27 @@ IDIOMS: tuple[Idiom, ...] = (
         "in",
         r"(?i)\b(?:c_?out|out_?c(?:hannels)?|oc)\s*,\s*(?:c_?in|in_?c(?:hannels)?|ic)\b(?:\s*/\s*\w{1,64})?"
         r"\s*,\s*(?:k[hwdl]?|kernel\w{0,16})\b",
+        lead=r"(?i),\s*(?:k[hwdl]?|kernel\w{0,16})\b",
     ),
     # statistics of a group of channels, then each value less the mean times the reciprocal of the
     # standard deviation: a group norm
     _idiom(
         "group_norm",
         "roup",
-        rf"(?s)^(?=.*\b(?:group|groups|\w{{0,64}}PerG(?:roup)?)\b)(?=.*\(\s*{_VAR}\s*-\s*(?:this->)?{_NAME}mean\w{{0,64}}"
-        r"\s*\)\s*\*\s*(?:this->)?\b\w{0,64}?(?:[iI]nv|[rR]std|[rR]sqrt|[iI]std))",
+        rf"(?s)^(?=.*\b(?:group|groups|\w{{0,64}}PerG(?:roup)?)\b)(?=.*(?P<shown>\(\s*{_VAR}\s*-\s*(?:this->)?{_NAME}mean\w{{0,64}}"
+        r"\s*\)\s*\*\s*(?:this->)?\b\w{0,64}?(?:[iI]nv|[rR]std|[rR]sqrt|[iI]std)))",
         True,
+        lead=r"-\s*(?:this->)?\w{0,64}mean\w{0,64}\s*\)\s*\*",
+    ),
+    # a variance from the moments, `ex2 - mean * mean`, over a plane (`hw`, `per (N, C)`): an
+    # instance norm (incidental: a batch or group norm takes the same statistics, and a layer norm
+    # beside words of a plane)
+    _idiom(
+        "instance_norm",
+        "ean",
+        rf"(?s)^(?=.*(?P<shown>{_MOMENTS}))(?=.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\(N,\s{{0,4}}C\))\b)",
+        True,
+        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
     ),
 )
 
@@ -168,12 +232,13 @@ def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:
     (a specific shape wins over an incidental one)."""
     found: dict[str, tuple[str, str, bool]] = {}
     for idiom in IDIOMS:
-        if idiom.screen not in code:
+        if idiom.screen not in code or (idiom.lead is not None and idiom.lead.search(code) is None):
             continue
         hit = idiom.pattern.search(code)
         if hit is None:
             continue
         known = found.get(idiom.op)
         if known is None or (known[2] and not idiom.incidental):
-            found[idiom.op] = (idiom.op, " ".join(hit.group(0).split())[:60], idiom.incidental)
+            shown = hit.group("shown") if "shown" in idiom.pattern.groupindex else hit.group(0)
+            found[idiom.op] = (idiom.op, " ".join(shown.split())[:60], idiom.incidental)
     return list(found.values())

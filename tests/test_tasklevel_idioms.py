@@ -8,7 +8,7 @@ import re
 import pytest
 
 from dedup.idioms import IDIOMS, handwritten_ops
-from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, semantic_score
 from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
 
 
@@ -59,6 +59,9 @@ def _ops(code: str) -> dict[str, bool]:
         ("y = v > 0.0f ? 0.0f : v;", "min"),
         ("const float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f;", "grid_sample"),
         ("float ix = (gx + 1.0f) * 0.5f * (inW - 1);", "grid_sample"),
+        ("const float wx0 = 1.0f - wx1;", "interpolate"),
+        ("w0 = 0.75f;\n  w1 = 0.25f;", "interpolate"),
+        ("// stats per (N, C) plane over hw\nfloat var = ex2 - mean * mean;", "instance_norm"),
         (
             "for (uint32_t k = 0; k < kKernelSize; ++k) {\n  const int32_t idx = start + k * kDilation;\n"
             "  if (idx < 0) { continue; }\n  maxValue = MaxF32(maxValue, x[idx]);\n}",
@@ -92,6 +95,9 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "// w: [Cout, Cin]",
         "if (end > 0) { end = 0; }",  # an index clamped at an int zero is no min
         "const float c = (x + 1.0f) * scale - 1.0f;",  # an affine step that halves nothing
+        "acc0 += x0 * w0 + x1 * w1;",  # a two-tap dot product: its weights need not sum to one
+        "w1 = 1.0f - w1;",  # one weight, no pair
+        "float var = ex2 - mean * mean;",  # the moments of a row or a batch: no plane stated
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
@@ -120,6 +126,32 @@ def test_a_window_without_a_running_maximum_is_no_max_pool(code: str) -> None:
 def test_a_normalisation_without_groups_is_no_group_norm() -> None:
     # A layer norm's shape: the statistics of a row, no group of channels.
     assert "group_norm" not in _ops("float mean = s * invCols;\ny[i] = (x[i] - mean) * rstd * gamma[i];")
+
+
+GRID_SAMPLE = """import torch
+import torch.nn.functional as F
+class Model(torch.nn.Module):
+    def forward(self, x, grid):
+        return F.grid_sample(x, grid, mode="bilinear", align_corners=False)
+def get_inputs():
+    return [torch.rand(8, 32, 64, 64), torch.rand(8, 64, 64, 2)]
+"""
+
+
+def test_a_grid_sample_blending_its_neighbours_does_no_extra_work() -> None:
+    # A grid sample interpolates between the four pixels around each point: the blending weights
+    # (`wx0 = 1.0f - wx1`, an interpolation) are how a grid sample is done, not work beyond it.
+    index = _index({"grid_sample_random_warp": GRID_SAMPLE})
+    row = (
+        'this->Input("x"); this->Input("grid");\n'
+        "float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f; float wx1 = ix - x0; float wx0 = 1.0f - wx1;"
+    )
+    facts, words = candidate_facts(row)
+    assert {"grid_sample", "interpolate"} <= facts.ops.keys()
+    scored = semantic_score(index, 0, facts, words, frozenset(facts.values))
+    plain, plain_words = candidate_facts(row.replace("float wx0 = 1.0f - wx1;", ""))
+    assert "interpolate" not in plain.ops
+    assert scored.score == semantic_score(index, 0, plain, plain_words, frozenset(plain.values)).score
 
 
 def test_a_specific_shape_outweighs_an_incidental_one() -> None:
@@ -221,6 +253,8 @@ def test_no_idiom_scans_without_bound() -> None:
         "pool " + "sumA / " * 3000,  # sums divided by nothing
         "group " + "(v - mean) * " * 1500,  # normalisations without a reciprocal
         "Cout, Cin, " * 2000,  # layouts without a kernel extent
+        "hw " + "e - mean * " * 2000,  # moments without the mean's square
+        "w0 = 1.0f - " * 2000,  # weights without their pair
     ],
 )
 def test_hostile_rows_of_the_window_and_norm_shapes_show_none(row: str) -> None:
