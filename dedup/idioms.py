@@ -26,6 +26,21 @@ _EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
 # one 100 KB word took 75 s per pattern.
 _VAR = r"\b(\w{1,64})"
 _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
+# AscendC vector calls: a call's opening (template arguments allowed), and the way from one call of
+# a chain to the next: at most two statements between (a barrier, a Duplicate of a constant), and
+# comments or a namespace before the next call's name
+_CALL = r"\s*(?:<[^<>;]{0,64}>)?\s*\("
+_STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
+_ADD_ONE = (
+    rf"(?:Adds{_CALL}[^;]{{0,400}}?,\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}}"
+    rf"|Add{_CALL}[^;]{{0,400}});"
+)
+_SOFTPLUS_CALLS = rf"\bExp{_CALL}[^;]{{0,400}};{_STEPS}{_ADD_ONE}{_STEPS}Log{_CALL}"
+_TANH_CALLS = (
+    rf"\bMuls{_CALL}[^;]{{0,400}}?,\s*-?\s*2(?:\.0*)?[fF]?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
+    r"(?:[^;]{0,200};){0,3}?[^;]{0,200}?\bDiv\b"
+)
+_LOG_AFTER_ADD = r"Log\s*(?:<[^<>;]{0,64}>)?\s*\("
 # a variance from the first two moments: `ex2 - mean * mean`
 _MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
 
@@ -142,6 +157,28 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
+    # the same in AscendC's vector calls: Muls(t, v, -1), Exp(t, t), Adds(t, t, 1) (or an Add of
+    # ones), then Reciprocal (or a Div by it); a statement or two (a barrier) may stand between steps
+    _idiom(
+        "sigmoid",
+        "Exp",
+        rf"(?s)\bMuls{_CALL}[^;]{{0,400}}?,\s*-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
+        rf"{_STEPS}{_ADD_ONE}{_STEPS}(?:Reciprocal|Div)\b",
+        lead=r"Exp\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400};",
+    ),
+    # log(1 + exp(v)) in AscendC's calls: Exp, an Adds of 1 (or an Add of ones), then Log; tanh as
+    # (1 - e) / (1 + e) of e = exp(-2 v) (Muls, Exp, Div); a softplus, then at most 8 statements
+    # on (its max(v, 0) half, lane by lane), such a tanh of it, then a Mul: a mish
+    _idiom("softplus", "Log", rf"(?s){_SOFTPLUS_CALLS}", lead=_LOG_AFTER_ADD),
+    _idiom(
+        "tanh", "Exp", rf"(?s){_TANH_CALLS}", lead=r"Muls\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?,\s*-?\s*2"
+    ),
+    _idiom(
+        "mish",
+        "Log",
+        rf"(?s){_SOFTPLUS_CALLS}(?:[^;]{{0,200}};){{0,8}}?[^;]{{0,200}}?{_TANH_CALLS}(?:[^;]{{0,200}};){{0,2}}?[^;]{{0,200}}?\bMul\b",
+        lead=_LOG_AFTER_ADD,
+    ),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),
     _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691", lead=r"\.(?:044715|7978845|5957691)"),
     _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632", lead=r"\.(?:0507009|6732632)"),

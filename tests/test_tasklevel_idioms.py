@@ -59,6 +59,24 @@ def _ops(code: str) -> dict[str, bool]:
         ("y = v > 0.0f ? 0.0f : v;", "min"),
         ("const float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f;", "grid_sample"),
         ("float ix = (gx + 1.0f) * 0.5f * (inW - 1);", "grid_sample"),
+        (
+            "AscendC::Muls(t, x, -1.0f, n);\n  AscendC::PipeBarrier<PIPE_V>();\n  AscendC::Exp(t, t, n);\n"
+            "  AscendC::Adds(t, t, 1.0f, n);\n  AscendC::Reciprocal(y, t, n);",
+            "sigmoid",
+        ),
+        ("Exp(e, x, n);\n  // 1 + e\n  Add(e, e, ones, n);\n  Log(y, e, n);", "softplus"),
+        (
+            "Muls(t, x, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(y, a, b, n);",
+            "tanh",
+        ),
+        (
+            "Exp(e, x, n); Add(t, one, e, n); Log(t, t, n);\n"
+            "for (i = 0; i < n; ++i) { sp.SetValue(i, x.GetValue(i) > 0.0f ? x.GetValue(i) : 0.0f); }\n"
+            "Add(sp, sp, t, n);\n"
+            "Muls(t, sp, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(th, a, b, n);\n"
+            "Mul(y, x, th, n);",
+            "mish",
+        ),
         ("const float wx0 = 1.0f - wx1;", "interpolate"),
         ("w0 = 0.75f;\n  w1 = 0.25f;", "interpolate"),
         ("// stats per (N, C) plane over hw\nfloat var = ex2 - mean * mean;", "instance_norm"),
@@ -102,6 +120,27 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
     assert _ops(code) == {}
+
+
+@pytest.mark.parametrize(
+    ("code", "op"),
+    [
+        # a stable softplus is no sigmoid: the chain ends in a Log, not a Reciprocal
+        ("Muls(t, x, -1.0f, n); Exp(t, t, n); Adds(t, t, 1.0f, n); Log(y, t, n);", "sigmoid"),
+        # a tanh times the input without a softplus before it is no mish
+        (
+            "Muls(t, x, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(th, a, b, n); Mul(y, x, th, n);",
+            "mish",
+        ),
+        # a doubling then an exponential, divided by nothing
+        (
+            "Muls(t, x, 2.0f, n); Exp(e, t, n); Mul(y, e, x, n); Add(y, y, b, n); Sub(y, y, c, n); Adds(y, y, 1.0f, n);",
+            "tanh",
+        ),
+    ],
+)
+def test_a_chain_that_ends_otherwise_is_not_the_op(code: str, op: str) -> None:
+    assert op not in _ops(code)
 
 
 def test_a_running_maximum_is_a_max_not_a_relu() -> None:
