@@ -40,6 +40,12 @@ _TANH_CALLS = (
     rf"\bMuls{_CALL}[^;]{{0,400}}?,\s*-?\s*2(?:\.0*)?[fF]?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
     r"(?:[^;]{0,200};){0,3}?[^;]{0,200}?\bDiv\b"
 )
+_MAX_WORD = r"(?:this->)?\w{0,64}[mM]ax\w{0,64}"
+_EXP_LESS_MAX = (
+    rf"\b[eE]xp\w{{0,16}}\s*\(\s*\w{{1,64}}\s*-\s*{_MAX_WORD}\s*\)"
+    rf"|\bAdds{_CALL}[^;]{{0,400}}?,\s*-\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?\s*{_MAX_WORD}[^;]{{0,128}};{_STEPS}Exp{_CALL}"
+    rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
+)
 _LOG_AFTER_ADD = r"Log\s*(?:<[^<>;]{0,64}>)?\s*\("
 # a variance from the first two moments: `ex2 - mean * mean`
 _MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
@@ -148,6 +154,25 @@ IDIOMS: tuple[Idiom, ...] = (
         "hardtanh",
         "min",
         rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]{{1,64}}?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
+    ),
+    # t = v + 3, clamped, and v times t with a 6 in between (`* (1.0f / 6.0f)`, `> 6.0f`), all
+    # within a few lines: a hard swish
+    _idiom(
+        "hardswish",
+        "3.",
+        rf"(?s){_VAR}\s*=\s*\(?\s*{_VAR}\s*\+\s*3\.0*[fF]?\b(?=.{{0,240}}?\b6\.0*[fF]?\b).{{0,240}}?"
+        r"\b\2\s*\*\s*\(?\s*\1\b",
+        lead=r"\+\s*3\.0*[fF]?\b",
+    ),
+    # exp(v - max), a scalar's or AscendC's (an Adds of -max, or a Sub of a Duplicate of the max, then
+    # Exp), in a row that takes no logarithm (a log-sum-exp, a log-softmax): a softmax (incidental:
+    # attention normalises its scores so too)
+    _idiom(
+        "softmax",
+        "xp",
+        rf"(?s)^(?!.*\b(?:Log|logf?)\s*\()(?=.*(?P<shown>{_EXP_LESS_MAX}))",
+        True,
+        lead=r"[mM]ax",
     ),
     # a row divided by the sum of its magnitudes: an L1 norm
     _idiom(

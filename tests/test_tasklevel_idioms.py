@@ -77,6 +77,13 @@ def _ops(code: str) -> dict[str, bool]:
             "Mul(y, x, th, n);",
             "mish",
         ),
+        (
+            "float t = (acc + 3.0f) * (1.0f / 6.0f);\nif (t > 1.0f) t = 1.0f;\nfloat out = acc * t;",
+            "hardswish",
+        ),
+        ("float e = expf(v - rowMax);", "softmax"),
+        ("AscendC::Adds(t, x, -maxv, n);\n  AscendC::Exp(t, t, n);", "softmax"),
+        ("Duplicate(m, maxv, n);\n  Sub(e, x, m, n);\n  Exp(e, e, n);", "softmax"),
         ("const float wx0 = 1.0f - wx1;", "interpolate"),
         ("w0 = 0.75f;\n  w1 = 0.25f;", "interpolate"),
         ("// stats per (N, C) plane over hw\nfloat var = ex2 - mean * mean;", "instance_norm"),
@@ -104,7 +111,6 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "if (start < 0) { start = 0; }",  # an index clamped at an int zero is not an activation
         "int h = (h0 > 0) ? h0 : 0;",
         "y = x * scale + bias;",
-        "float e = expf(x - maxv);",
         "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
         "const at::Tensor& h0, const at::Tensor& w_ih",  # a GRU's inputs: no cell state
         "Maxs(y, x, (float)(-1.0f), n); Mins(y, y, (float)(6.0f), n);",  # a clamp to [-1, 6]
@@ -125,6 +131,10 @@ def test_code_that_does_no_such_op_shows_none(code: str) -> None:
 @pytest.mark.parametrize(
     ("code", "op"),
     [
+        # a shift by 3 with no 6 beside it is no hard swish
+        ("float t = x + 3.0f;\nfloat y = x * t;", "hardswish"),
+        # exp(v - max) then a logarithm: a log-sum-exp, no softmax
+        ("float e = expf(v - rowMax); s += e; y = logf(s) + rowMax;", "softmax"),
         # a stable softplus is no sigmoid: the chain ends in a Log, not a Reciprocal
         ("Muls(t, x, -1.0f, n); Exp(t, t, n); Adds(t, t, 1.0f, n); Log(y, t, n);", "sigmoid"),
         # a tanh times the input without a softplus before it is no mish
@@ -141,6 +151,10 @@ def test_code_that_does_no_such_op_shows_none(code: str) -> None:
 )
 def test_a_chain_that_ends_otherwise_is_not_the_op(code: str, op: str) -> None:
     assert op not in _ops(code)
+
+
+def test_an_exponential_less_the_maximum_is_a_softmax_not_a_sigmoid() -> None:
+    assert _ops("float e = expf(x - maxv);") == {"softmax": True}
 
 
 def test_a_running_maximum_is_a_max_not_a_relu() -> None:
