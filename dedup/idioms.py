@@ -222,6 +222,14 @@ IDIOMS: tuple[Idiom, ...] = (
         True,
         lead=r"[sS]um\w{0,64}\s*\*",
     ),
+    # an accumulator times the reciprocal of a count (`acc * invK`), not of a deviation or a norm
+    _idiom(
+        "mean",
+        "cc",
+        rf"{_NAME}[aA]cc\w{{0,64}}\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv(?!_?(?:[sS]td|[rR]ms|[sS]qrt|[nN]orm|[vV]ar|[dD]ev))[A-Z_])",
+        True,
+        lead=r"[aA]cc\w{0,64}\s*\*",
+    ),
     # a window's sum divided by its count, in a row that pools (`pool_kernel_size`): an average pool
     _idiom(
         "avg_pool",
@@ -239,6 +247,14 @@ IDIOMS: tuple[Idiom, ...] = (
         True,
         lead=r">=?\s*\w{1,64}\s*\)?\s*\?",
     ),
+    # a running minimum, `if (v < m) m = v;` (incidental: a host clamps a block count so too)
+    _idiom(
+        "min",
+        "if",
+        rf"if\s*\(\s*{_VAR}\s*<=?\s*{_VAR}\s*\)\s*\{{?\s*\2\s*=\s*\1\s*;",
+        True,
+        lead=r"if\s*\(\s*\w{1,64}\s*<",
+    ),
     # v = min(v, 0): a clamp from above at zero, as a branch or a conditional
     _idiom(
         "min",
@@ -248,15 +264,17 @@ IDIOMS: tuple[Idiom, ...] = (
         lead=r">=?\s*0\.",
     ),
     _idiom("min", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r">=?\s*0\."),
-    # a loop over a kernel window that keeps a running maximum: a max pool (the window's body
+    # a loop over a kernel window (its bound named after a kernel, a window or a pool, or `K`, `KH`,
+    # `kSize`) that keeps a running maximum: a max pool (the window's body
     # checks an index against the padding before it reads: its gap is the longer, still bounded)
     _idiom(
         "max_pool",
         "for",
-        r"(?s)\bfor\s*\([^;]{0,128};\s*\w{1,64}\s*<\s*(?:this->)?\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)\w{0,64}\s*;"
+        r"(?s)\bfor\s*\([^;]{0,128};\s*\w{1,64}\s*<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)\w{0,64}"
+        r"|[kK][dDhHwWlL]?|KS|[kK]_?[sS]ize)\s*;"
         rf"[^;{{}}]{{0,128}}\)\s*\{{.{{0,800}}?{_VAR}\s*=\s*(?:\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b|"
         r"(?:std::|AscendC::)?\w{0,16}[mM]ax\w{0,16}\s*\(\s*\1\s*,\s*[A-Za-z_])",
-        lead=r"<\s*(?:this->)?\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)",
+        lead=r"<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)|[kK][dDhHwWlL]?\s*;|KS\s*;|[kK]_?[sS]ize)",
     ),
     # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
     _idiom(

@@ -84,6 +84,12 @@ def _ops(code: str) -> dict[str, bool]:
         ("float e = expf(v - rowMax);", "softmax"),
         ("AscendC::Adds(t, x, -maxv, n);\n  AscendC::Exp(t, t, n);", "softmax"),
         ("Duplicate(m, maxv, n);\n  Sub(e, x, m, n);\n  Exp(e, e, n);", "softmax"),
+        ("yGm.SetValue(o, acc0 * invK);", "mean"),
+        (
+            "for (int i = 0; i < K; ++i) {\n  float v = (p >= 0) ? x[p] : neg_inf;\n  maxv = (v > maxv) ? v : maxv;\n}",
+            "max_pool",
+        ),
+        ("if (acc < minv) minv = acc;", "min"),
         ("const float wx0 = 1.0f - wx1;", "interpolate"),
         ("w0 = 0.75f;\n  w1 = 0.25f;", "interpolate"),
         ("// stats per (N, C) plane over hw\nfloat var = ex2 - mean * mean;", "instance_norm"),
@@ -121,6 +127,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "const float c = (x + 1.0f) * scale - 1.0f;",  # an affine step that halves nothing
         "acc0 += x0 * w0 + x1 * w1;",  # a two-tap dot product: its weights need not sum to one
         "w1 = 1.0f - w1;",  # one weight, no pair
+        "y = acc * invStd;",  # the reciprocal of a deviation: a normalisation, no mean
         "float var = ex2 - mean * mean;",  # the moments of a row or a batch: no plane stated
     ],
 )
