@@ -26,6 +26,29 @@ _EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
 # one 100 KB word took 75 s per pattern.
 _VAR = r"\b(\w{1,64})"
 _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
+# AscendC vector calls: a call's opening (template arguments allowed), and the way from one call of
+# a chain to the next: at most two statements between (a barrier, a Duplicate of a constant), and
+# comments or a namespace before the next call's name
+_CALL = r"\s*(?:<[^<>;]{0,64}>)?\s*\("
+_STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
+_ADD_ONE = (
+    rf"(?:Adds{_CALL}[^;]{{0,400}}?,\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}}"
+    rf"|Add{_CALL}[^;]{{0,400}});"
+)
+_SOFTPLUS_CALLS = rf"\bExp{_CALL}[^;]{{0,400}};{_STEPS}{_ADD_ONE}{_STEPS}Log{_CALL}"
+_TANH_CALLS = (
+    rf"\bMuls{_CALL}[^;]{{0,400}}?,\s*-?\s*2(?:\.0*)?[fF]?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
+    r"(?:[^;]{0,200};){0,3}?[^;]{0,200}?\bDiv\b"
+)
+_MAX_WORD = r"(?:this->)?\w{0,64}[mM]ax\w{0,64}"
+_EXP_LESS_MAX = (
+    rf"\b[eE]xp\w{{0,16}}\s*\(\s*\w{{1,64}}\s*-\s*{_MAX_WORD}\s*\)"
+    rf"|\bAdds{_CALL}[^;]{{0,400}}?,\s*-\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?\s*{_MAX_WORD}[^;]{{0,128}};{_STEPS}Exp{_CALL}"
+    rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
+)
+_LOG_AFTER_ADD = r"Log\s*(?:<[^<>;]{0,64}>)?\s*\("
+# a variance from the first two moments: `ex2 - mean * mean`
+_MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +57,27 @@ class Idiom:
     screen: str  # a literal the text must hold for the pattern to be tried
     pattern: re.Pattern[str]
     incidental: bool  # the shape also serves other ends (see the module's docstring)
+    # A part of the shape the text must match before the pattern is tried, led by a literal (the
+    # engine skips to that literal in C) where the pattern starts with an operand tried at every
+    # word: `= 1.0f -` before `wx0 = 1.0f - wx1`. None: the screen is enough.
+    lead: re.Pattern[str] | None = None
 
 
-def _idiom(op: str, screen: str, pattern: str, incidental: bool = False) -> Idiom:
-    return Idiom(op, screen, re.compile(pattern), incidental)
+def _idiom(op: str, screen: str, pattern: str, incidental: bool = False, lead: str = "") -> Idiom:
+    return Idiom(op, screen, re.compile(pattern), incidental, re.compile(lead) if lead else None)
 
 
 IDIOMS: tuple[Idiom, ...] = (
     # v = max(v, 0): as a branch, a conditional, a max call, or AscendC's Maxs with a zero scalar
     _idiom("relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
-    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True),
-    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True),
+    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True, lead=r">=?\s*0\."),
+    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r"<=?\s*0\."),
     _idiom(
         "relu",
         "max",
         rf"\b(?:fmaxf?|(?:std::)?max)\s*\(\s*(?:\w+\s*,\s*{_ZERO}|{_ZERO}\s*,\s*\w+)\s*\)",
         True,
+        lead=r"max",
     ),
     _idiom(
         "relu",
@@ -60,9 +88,17 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     # v < 0 scaled by a slope: `v >= 0.0f ? v : v * slope`, `if (v < 0.0f) v *= slope;`
     _idiom(
-        "leaky_relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+"
+        "leaky_relu",
+        "?",
+        rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\)?\s*:\s*\(?\s*\1\s*\*\s*\w+",
+        lead=r">=?\s*0\.",
     ),
-    _idiom("leaky_relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b"),
+    _idiom(
+        "leaky_relu",
+        "?",
+        rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*\(?\s*\1\s*\*\s*\w+\s*\)?\s*:\s*\1\b",
+        lead=r"<=?\s*0\.",
+    ),
     _idiom("leaky_relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*(?:\*=|=\s*\1\s*\*)"),
     # v times its own sigmoid: AscendC's Sigmoid then a Mul by its input, or as written in a formula
     _idiom(
@@ -72,7 +108,12 @@ IDIOMS: tuple[Idiom, ...] = (
         r"\s*\(\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
     ),
     _idiom("swish", "igmoid", rf"(?i)\b{_VAR}\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
-    _idiom("swish", "exp", rf"\b{_VAR}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)"),
+    _idiom(
+        "swish",
+        "exp",
+        rf"\b{_VAR}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-\s*\1\s*\)",
+        lead=rf"/\s*\(\s*{_ONE}\s*\+\s*{_EXP}",
+    ),
     # a recurrent cell fed an initial hidden and cell state: an LSTM (a GRU has no cell state)
     _idiom("lstm", "h0", r"(?s)^(?=.*\bh0\b)(?=.*\bc0\b)(?=.*\b(?:w_?ih|weight_ih\w*)\b)"),
     # an op whose input is a sampling grid
@@ -80,6 +121,25 @@ IDIOMS: tuple[Idiom, ...] = (
         "grid_sample",
         "grid",
         r'\bInput\("grid"\)|"name"\s*:\s*"grid"|def forward\(\s*self\s*,\s*\w+\s*,\s*grid\s*\)',
+    ),
+    # a float grid coordinate in [-1, 1] taken to a pixel index, `((g + 1.0f) * W - 1) * 0.5f`
+    # (or, with aligned corners, `(g + 1.0f) * 0.5f * (W - 1)`): the sampling step of a grid sample
+    _idiom(
+        "grid_sample",
+        "+ 1",
+        rf"\(\s*{_VAR}\s*\+\s*1\.0*[fF]?\s*\)\s*\*\s*(?:\w{{1,64}}\s*-\s*{_ONE}\s*\)\s*\*\s*0\.50*[fF]?|\w{{1,64}}"
+        rf"\s*-\s*{_ONE}\s*\)\s*/\s*2(?:\.0*)?[fF]?|0\.50*[fF]?\s*\*\s*\(\s*\w{{1,64}}\s*-\s*{_ONE}\s*\))",
+        lead=r"\+\s*1\.0*[fF]?\s*\)\s*\*",
+    ),
+    # a pair of blending weights that sum to one, `wx0 = 1.0f - wx1`, or the quarter weights of a
+    # 2x upsample (`w0 = 0.75f; w1 = 0.25f;`): a linear interpolation (a grid sample blends its
+    # neighbours so too: `schemas.taskops.IMPLEMENTED_WITH`)
+    _idiom(
+        "interpolate",
+        "1",
+        rf"\b(\w{{0,63}}[A-Za-z_])([01])\s*=\s*{_ONE}\s*-\s*\1(?!\2)[01]\b"
+        r"|\b(\w{0,63}[A-Za-z_])0\s*=\s*0\.750*[fF]?\s*;\s*(?:\3)1\s*=\s*0\.250*[fF]?",
+        lead=r"=\s*(?:1(?:\.0*)?[fF]?\s*-|0\.750*[fF]?\s*;)",
     ),
     # a loss over an anchor, a positive and a negative: a triplet margin loss
     _idiom("triplet", "anchor", r"(?s)^(?=.*\banchor\b)(?=.*\bpositive\b)(?=.*\bnegative\b)"),
@@ -95,6 +155,25 @@ IDIOMS: tuple[Idiom, ...] = (
         "min",
         rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]{{1,64}}?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
     ),
+    # t = v + 3, clamped, and v times t with a 6 in between (`* (1.0f / 6.0f)`, `> 6.0f`), all
+    # within a few lines: a hard swish
+    _idiom(
+        "hardswish",
+        "3.",
+        rf"(?s){_VAR}\s*=\s*\(?\s*{_VAR}\s*\+\s*3\.0*[fF]?\b(?=.{{0,240}}?\b6\.0*[fF]?\b).{{0,240}}?"
+        r"\b\2\s*\*\s*\(?\s*\1\b",
+        lead=r"\+\s*3\.0*[fF]?\b",
+    ),
+    # exp(v - max), a scalar's or AscendC's (an Adds of -max, or a Sub of a Duplicate of the max, then
+    # Exp), in a row that takes no logarithm (a log-sum-exp, a log-softmax): a softmax (incidental:
+    # attention normalises its scores so too)
+    _idiom(
+        "softmax",
+        "xp",
+        rf"(?s)^(?!.*\b(?:Log|logf?)\s*\()(?=.*(?P<shown>{_EXP_LESS_MAX}))",
+        True,
+        lead=r"[mM]ax",
+    ),
     # a row divided by the sum of its magnitudes: an L1 norm
     _idiom(
         "norm",
@@ -103,17 +182,128 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
+    # the same in AscendC's vector calls: Muls(t, v, -1), Exp(t, t), Adds(t, t, 1) (or an Add of
+    # ones), then Reciprocal (or a Div by it); a statement or two (a barrier) may stand between steps
+    _idiom(
+        "sigmoid",
+        "Exp",
+        rf"(?s)\bMuls{_CALL}[^;]{{0,400}}?,\s*-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
+        rf"{_STEPS}{_ADD_ONE}{_STEPS}(?:Reciprocal|Div)\b",
+        lead=r"Exp\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400};",
+    ),
+    # log(1 + exp(v)) in AscendC's calls: Exp, an Adds of 1 (or an Add of ones), then Log; tanh as
+    # (1 - e) / (1 + e) of e = exp(-2 v) (Muls, Exp, Div); a softplus, then at most 8 statements
+    # on (its max(v, 0) half, lane by lane), such a tanh of it, then a Mul: a mish
+    _idiom("softplus", "Log", rf"(?s){_SOFTPLUS_CALLS}", lead=_LOG_AFTER_ADD),
+    _idiom(
+        "tanh", "Exp", rf"(?s){_TANH_CALLS}", lead=r"Muls\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?,\s*-?\s*2"
+    ),
+    _idiom(
+        "mish",
+        "Log",
+        rf"(?s){_SOFTPLUS_CALLS}(?:[^;]{{0,200}};){{0,8}}?[^;]{{0,200}}?{_TANH_CALLS}(?:[^;]{{0,200}};){{0,2}}?[^;]{{0,200}}?\bMul\b",
+        lead=_LOG_AFTER_ADD,
+    ),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),
-    _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691"),
-    _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632"),
+    _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691", lead=r"\.(?:044715|7978845|5957691)"),
+    _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632", lead=r"\.(?:0507009|6732632)"),
     # a sum over a window or a plane times the reciprocal of its size: an average pool or a mean
     _idiom(
         "avg_pool",
         "ool",
         rf"(?i){_NAME}(?:inv\w*?pool|pool\w*?(?:reciprocal|inv|divisor|count|elems))",
         True,
+        lead=r"(?i)pool",
     ),
-    _idiom("mean", "um", rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])", True),
+    _idiom(
+        "mean",
+        "um",
+        rf"{_NAME}[sS]um\w*\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv[A-Z_])",
+        True,
+        lead=r"[sS]um\w{0,64}\s*\*",
+    ),
+    # an accumulator times the reciprocal of a count (`acc * invK`), not of a deviation or a norm
+    _idiom(
+        "mean",
+        "cc",
+        rf"{_NAME}[aA]cc\w{{0,64}}\s*\*\s*(?:this->)?{_NAME}(?:[rR]eciprocal|[iI]nv(?!_?(?:[sS]td|[rR]ms|[sS]qrt|[nN]orm|[vV]ar|[dD]ev))[A-Z_])",
+        True,
+        lead=r"[aA]cc\w{0,64}\s*\*",
+    ),
+    # a window's sum divided by its count, in a row that pools (`pool_kernel_size`): an average pool
+    _idiom(
+        "avg_pool",
+        "ool",
+        rf"(?s)^(?=.*\b[pP]ool)(?=.*(?P<shown>{_NAME}[sS]um\w{{0,64}}\s*/\s*(?:this->)?{_NAME}(?:[cC]ount|[dD]ivisor|[cC]nt\b)))",
+        True,
+        lead=r"[sS]um\w{0,64}\s*/",
+    ),
+    # a running maximum, `m = (v > m) ? v : m` (incidental: a softmax keeps one too; `m = max(m, v)`
+    # is as often a host's workspace size, and placed nothing more on dev)
+    _idiom(
+        "max",
+        "?",
+        rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b",
+        True,
+        lead=r">=?\s*\w{1,64}\s*\)?\s*\?",
+    ),
+    # a running minimum, `if (v < m) m = v;` (incidental: a host clamps a block count so too)
+    _idiom(
+        "min",
+        "if",
+        rf"if\s*\(\s*{_VAR}\s*<=?\s*{_VAR}\s*\)\s*\{{?\s*\2\s*=\s*\1\s*;",
+        True,
+        lead=r"if\s*\(\s*\w{1,64}\s*<",
+    ),
+    # v = min(v, 0): a clamp from above at zero, as a branch or a conditional
+    _idiom(
+        "min",
+        "0.",
+        rf"if\s*\(\s*{_VAR}\s*>=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;",
+        True,
+        lead=r">=?\s*0\.",
+    ),
+    _idiom("min", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r">=?\s*0\."),
+    # a loop over a kernel window (its bound named after a kernel, a window or a pool, or `K`, `KH`,
+    # `kSize`) that keeps a running maximum: a max pool (the window's body
+    # checks an index against the padding before it reads: its gap is the longer, still bounded)
+    _idiom(
+        "max_pool",
+        "for",
+        r"(?s)\bfor\s*\([^;]{0,128};\s*\w{1,64}\s*<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)\w{0,64}"
+        r"|[kK][dDhHwWlL]?|KS|[kK]_?[sS]ize)\s*;"
+        rf"[^;{{}}]{{0,128}}\)\s*\{{.{{0,800}}?{_VAR}\s*=\s*(?:\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b|"
+        r"(?:std::|AscendC::)?\w{0,16}[mM]ax\w{0,16}\s*\(\s*\1\s*,\s*[A-Za-z_])",
+        lead=r"<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)|[kK][dDhHwWlL]?\s*;|KS\s*;|[kK]_?[sS]ize)",
+    ),
+    # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
+    _idiom(
+        "conv",
+        "in",
+        r"(?i)\b(?:c_?out|out_?c(?:hannels)?|oc)\s*,\s*(?:c_?in|in_?c(?:hannels)?|ic)\b(?:\s*/\s*\w{1,64})?"
+        r"\s*,\s*(?:k[hwdl]?|kernel\w{0,16})\b",
+        lead=r"(?i),\s*(?:k[hwdl]?|kernel\w{0,16})\b",
+    ),
+    # statistics of a group of channels, then each value less the mean times the reciprocal of the
+    # standard deviation: a group norm
+    _idiom(
+        "group_norm",
+        "roup",
+        rf"(?s)^(?=.*\b(?:group|groups|\w{{0,64}}PerG(?:roup)?)\b)(?=.*(?P<shown>\(\s*{_VAR}\s*-\s*(?:this->)?{_NAME}mean\w{{0,64}}"
+        r"\s*\)\s*\*\s*(?:this->)?\b\w{0,64}?(?:[iI]nv|[rR]std|[rR]sqrt|[iI]std)))",
+        True,
+        lead=r"-\s*(?:this->)?\w{0,64}mean\w{0,64}\s*\)\s*\*",
+    ),
+    # a variance from the moments, `ex2 - mean * mean`, over a plane (`hw`, `per (N, C)`): an
+    # instance norm (incidental: a batch or group norm takes the same statistics, and a layer norm
+    # beside words of a plane)
+    _idiom(
+        "instance_norm",
+        "ean",
+        rf"(?s)^(?=.*(?P<shown>{_MOMENTS}))(?=.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\(N,\s{{0,4}}C\))\b)",
+        True,
+        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
+    ),
 )
 
 
@@ -122,12 +312,13 @@ def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:
     (a specific shape wins over an incidental one)."""
     found: dict[str, tuple[str, str, bool]] = {}
     for idiom in IDIOMS:
-        if idiom.screen not in code:
+        if idiom.screen not in code or (idiom.lead is not None and idiom.lead.search(code) is None):
             continue
         hit = idiom.pattern.search(code)
         if hit is None:
             continue
         known = found.get(idiom.op)
         if known is None or (known[2] and not idiom.incidental):
-            found[idiom.op] = (idiom.op, " ".join(hit.group(0).split())[:60], idiom.incidental)
+            shown = hit.group("shown") if "shown" in idiom.pattern.groupindex else hit.group(0)
+            found[idiom.op] = (idiom.op, " ".join(shown.split())[:60], idiom.incidental)
     return list(found.values())

@@ -354,6 +354,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "cross_entropy": ("log_softmax", "softmax", "logsumexp", "gather"),
     "triplet": ("norm",),
     "cosine_similarity": ("norm",),
+    "grid_sample": ("interpolate",),
 }
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from dedup.idioms import IDIOMS, handwritten_ops
-from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document
+from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, semantic_score
 from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
 
 
@@ -49,6 +49,62 @@ def _ops(code: str) -> dict[str, bool]:
         ("constexpr float SCALE = 1.0507009873554805f;", "selu"),
         ("constexpr float invPoolElems = 1.0f / 27.0f;", "avg_pool"),
         ("y.SetValue(i, sum * this->outputReciprocal);", "mean"),
+        (
+            "uint32_t poolKernelSize;\n  for (k = 0; k < n; ++k) { sumValue += v[k]; countValue += 1.0f; }\n"
+            "  y[o] = sumValue / countValue;",
+            "avg_pool",
+        ),
+        ("vmax = (v > vmax) ? v : vmax;", "max"),
+        ("if (acc > 0.0f) { acc = 0.0f; }", "min"),
+        ("y = v > 0.0f ? 0.0f : v;", "min"),
+        ("const float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f;", "grid_sample"),
+        ("float ix = (gx + 1.0f) * 0.5f * (inW - 1);", "grid_sample"),
+        (
+            "AscendC::Muls(t, x, -1.0f, n);\n  AscendC::PipeBarrier<PIPE_V>();\n  AscendC::Exp(t, t, n);\n"
+            "  AscendC::Adds(t, t, 1.0f, n);\n  AscendC::Reciprocal(y, t, n);",
+            "sigmoid",
+        ),
+        ("Exp(e, x, n);\n  // 1 + e\n  Add(e, e, ones, n);\n  Log(y, e, n);", "softplus"),
+        (
+            "Muls(t, x, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(y, a, b, n);",
+            "tanh",
+        ),
+        (
+            "Exp(e, x, n); Add(t, one, e, n); Log(t, t, n);\n"
+            "for (i = 0; i < n; ++i) { sp.SetValue(i, x.GetValue(i) > 0.0f ? x.GetValue(i) : 0.0f); }\n"
+            "Add(sp, sp, t, n);\n"
+            "Muls(t, sp, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(th, a, b, n);\n"
+            "Mul(y, x, th, n);",
+            "mish",
+        ),
+        (
+            "float t = (acc + 3.0f) * (1.0f / 6.0f);\nif (t > 1.0f) t = 1.0f;\nfloat out = acc * t;",
+            "hardswish",
+        ),
+        ("float e = expf(v - rowMax);", "softmax"),
+        ("AscendC::Adds(t, x, -maxv, n);\n  AscendC::Exp(t, t, n);", "softmax"),
+        ("Duplicate(m, maxv, n);\n  Sub(e, x, m, n);\n  Exp(e, e, n);", "softmax"),
+        ("yGm.SetValue(o, acc0 * invK);", "mean"),
+        (
+            "for (int i = 0; i < K; ++i) {\n  float v = (p >= 0) ? x[p] : neg_inf;\n  maxv = (v > maxv) ? v : maxv;\n}",
+            "max_pool",
+        ),
+        ("if (acc < minv) minv = acc;", "min"),
+        ("const float wx0 = 1.0f - wx1;", "interpolate"),
+        ("w0 = 0.75f;\n  w1 = 0.25f;", "interpolate"),
+        ("// stats per (N, C) plane over hw\nfloat var = ex2 - mean * mean;", "instance_norm"),
+        (
+            "for (uint32_t k = 0; k < kKernelSize; ++k) {\n  const int32_t idx = start + k * kDilation;\n"
+            "  if (idx < 0) { continue; }\n  maxValue = MaxF32(maxValue, x[idx]);\n}",
+            "max_pool",
+        ),
+        ('TORCH_CHECK(weight.dim() == 3, "weight must be 3D (Cout,Cin,K)");', "conv"),
+        ("// w: [out_channels, in_channels / groups, kh, kw]", "conv"),
+        (
+            "// stats of one (n, group)\nfloat mean = s * invElems; float rstd = Rsqrt1(var + eps);\n"
+            "y[i] = (v - mean) * rstd * gamma[c] + beta[c];",
+            "group_norm",
+        ),
     ],
 )
 def test_each_idiom_finds_its_op(code: str, op: str) -> None:
@@ -61,15 +117,101 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "if (start < 0) { start = 0; }",  # an index clamped at an int zero is not an activation
         "int h = (h0 > 0) ? h0 : 0;",
         "y = x * scale + bias;",
-        "float e = expf(x - maxv);",
-        "maxv = (v > maxv) ? v : maxv;",
         "Sigmoid(s, x, n); Mul(y, s, w, n);",  # a gate times another tensor is no swish
         "const at::Tensor& h0, const at::Tensor& w_ih",  # a GRU's inputs: no cell state
         "Maxs(y, x, (float)(-1.0f), n); Mins(y, y, (float)(6.0f), n);",  # a clamp to [-1, 6]
+        "y[r] = sum / count;",  # a mean of a row that pools nothing is no average pool
+        "// weight: (out_features, in_features)",  # a matmul's weight has no kernel extent
+        "// w: [Cout, Cin]",
+        "if (end > 0) { end = 0; }",  # an index clamped at an int zero is no min
+        "const float c = (x + 1.0f) * scale - 1.0f;",  # an affine step that halves nothing
+        "acc0 += x0 * w0 + x1 * w1;",  # a two-tap dot product: its weights need not sum to one
+        "w1 = 1.0f - w1;",  # one weight, no pair
+        "y = acc * invStd;",  # the reciprocal of a deviation: a normalisation, no mean
+        "float var = ex2 - mean * mean;",  # the moments of a row or a batch: no plane stated
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
     assert _ops(code) == {}
+
+
+@pytest.mark.parametrize(
+    ("code", "op"),
+    [
+        # a shift by 3 with no 6 beside it is no hard swish
+        ("float t = x + 3.0f;\nfloat y = x * t;", "hardswish"),
+        # exp(v - max) then a logarithm: a log-sum-exp, no softmax
+        ("float e = expf(v - rowMax); s += e; y = logf(s) + rowMax;", "softmax"),
+        # a stable softplus is no sigmoid: the chain ends in a Log, not a Reciprocal
+        ("Muls(t, x, -1.0f, n); Exp(t, t, n); Adds(t, t, 1.0f, n); Log(y, t, n);", "sigmoid"),
+        # a tanh times the input without a softplus before it is no mish
+        (
+            "Muls(t, x, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(th, a, b, n); Mul(y, x, th, n);",
+            "mish",
+        ),
+        # a doubling then an exponential, divided by nothing
+        (
+            "Muls(t, x, 2.0f, n); Exp(e, t, n); Mul(y, e, x, n); Add(y, y, b, n); Sub(y, y, c, n); Adds(y, y, 1.0f, n);",
+            "tanh",
+        ),
+    ],
+)
+def test_a_chain_that_ends_otherwise_is_not_the_op(code: str, op: str) -> None:
+    assert op not in _ops(code)
+
+
+def test_an_exponential_less_the_maximum_is_a_softmax_not_a_sigmoid() -> None:
+    assert _ops("float e = expf(x - maxv);") == {"softmax": True}
+
+
+def test_a_running_maximum_is_a_max_not_a_relu() -> None:
+    assert _ops("maxv = (v > maxv) ? v : maxv;") == {"max": True}
+    # and a clamp at zero is a relu, no running maximum
+    assert _ops("best = fmaxf(best, 0.0f);") == {"relu": True}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a convolution's window loop that accumulates: no maximum is kept
+        "for (kw = 0; kw < kernelWidth; ++kw) {\n  acc += x[i + kw] * w[kw];\n}",
+        # a running maximum over channels, not over a kernel window
+        "for (c = 0; c < channels; ++c) {\n  m = (v[c] > m) ? v[c] : m;\n}",
+    ],
+)
+def test_a_window_without_a_running_maximum_is_no_max_pool(code: str) -> None:
+    assert "max_pool" not in _ops(code)
+
+
+def test_a_normalisation_without_groups_is_no_group_norm() -> None:
+    # A layer norm's shape: the statistics of a row, no group of channels.
+    assert "group_norm" not in _ops("float mean = s * invCols;\ny[i] = (x[i] - mean) * rstd * gamma[i];")
+
+
+GRID_SAMPLE = """import torch
+import torch.nn.functional as F
+class Model(torch.nn.Module):
+    def forward(self, x, grid):
+        return F.grid_sample(x, grid, mode="bilinear", align_corners=False)
+def get_inputs():
+    return [torch.rand(8, 32, 64, 64), torch.rand(8, 64, 64, 2)]
+"""
+
+
+def test_a_grid_sample_blending_its_neighbours_does_no_extra_work() -> None:
+    # A grid sample interpolates between the four pixels around each point: the blending weights
+    # (`wx0 = 1.0f - wx1`, an interpolation) are how a grid sample is done, not work beyond it.
+    index = _index({"grid_sample_random_warp": GRID_SAMPLE})
+    row = (
+        'this->Input("x"); this->Input("grid");\n'
+        "float ix = ((gx + 1.0f) * inW - 1.0f) * 0.5f; float wx1 = ix - x0; float wx0 = 1.0f - wx1;"
+    )
+    facts, words = candidate_facts(row)
+    assert {"grid_sample", "interpolate"} <= facts.ops.keys()
+    scored = semantic_score(index, 0, facts, words, frozenset(facts.values))
+    plain, plain_words = candidate_facts(row.replace("float wx0 = 1.0f - wx1;", ""))
+    assert "interpolate" not in plain.ops
+    assert scored.score == semantic_score(index, 0, plain, plain_words, frozenset(plain.values)).score
 
 
 def test_a_specific_shape_outweighs_an_incidental_one() -> None:
@@ -161,3 +303,21 @@ def test_no_idiom_scans_without_bound() -> None:
         assert "(\\w+)" not in pattern, idiom
         assert not re.search(r"\[\^[^\]]*\][*+]|\.[*+]\?", pattern.replace("(?s)^(?=.*", "")), idiom
     assert handwritten_ops("a" * 20_000 + " ? 0.0f : v") == []
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "a" * 20_000 + " ool um for roup in ax pool group",  # every screen, after one long word
+        "for (i = 0; i < kernel; ++i) { " * 600,  # window loops that keep no maximum
+        "pool " + "sumA / " * 3000,  # sums divided by nothing
+        "group " + "(v - mean) * " * 1500,  # normalisations without a reciprocal
+        "Cout, Cin, " * 2000,  # layouts without a kernel extent
+        "hw " + "e - mean * " * 2000,  # moments without the mean's square
+        "w0 = 1.0f - " * 2000,  # weights without their pair
+    ],
+)
+def test_hostile_rows_of_the_window_and_norm_shapes_show_none(row: str) -> None:
+    # Each row repeats the opening of a shape many times without its end: the bounded gaps give
+    # up after at most 800 characters per opening (benchmarks: 100 KB of window loops, 0.13 s).
+    assert handwritten_ops(row) == []
