@@ -84,6 +84,11 @@ class TaskMatchStore:
         self._top.sort(key=lambda top: top[0])
         del self._top[DETAILED_RECORDS:]
 
+    def units_held(self) -> int:
+        """Units whose code the store holds: at most 2 x DETAILED_RECORDS plus one shard's
+        matches, however many matches it was given; none once the detailed records are made."""
+        return len(self._top)
+
     def counts(self) -> dict[str, int]:
         """`dedup.decide.task_counts` of every match added, then the judge's counters."""
         judged = self.judge.counts() if self.judge is not None else {}
