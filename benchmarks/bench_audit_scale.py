@@ -1,7 +1,9 @@
 """Peak memory of `curate audit` as the training side grows: synthetic Alpaca-style jsonl rows
 (reasoning, then a fenced kernel), audited with --code-from auto against the example benchmark
-in a child process; prints rows, seconds and that child's own peak RSS per size. Exit 0 is
-expected: the rows hold none of the example benchmark's kernels.
+in a child process; prints rows, wall seconds, CPU seconds (the child and the pool workers it
+waited for: steadier than wall time on a shared machine) and peak RSS (the largest of those
+processes) per size. Exit 0 is expected against the example benchmark (the rows hold none of its
+kernels); against MultiKernelBench, exit 1 (every row that calls `Relu` solves `relu`).
 
     python benchmarks/bench_audit_scale.py 100000 1000000 3000000 [--engine ray] [--keep DIR] [--test DIR]
 """
@@ -90,9 +92,10 @@ def main() -> None:
             err.seek(0)
             tail = err.read().decode(errors="replace").strip()[-200:]
         seconds = time.perf_counter() - start
+        cpu = usage.ru_utime + usage.ru_stime
         print(
             f"{n:>9,} rows ({path.stat().st_size / 1e6:,.0f} MB): exit {child.returncode}, {seconds:,.1f} s, "
-            f"peak RSS {usage.ru_maxrss / 1024:,.0f} MB {tail}",
+            f"{cpu:,.1f} s CPU, peak RSS {usage.ru_maxrss / 1024:,.0f} MB {tail}",
             flush=True,
         )
 

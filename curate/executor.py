@@ -12,8 +12,9 @@ import multiprocessing
 import os
 import pickle
 import signal
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
@@ -68,6 +69,23 @@ def _run_task(item: Any) -> Any:
     return _TASK(item)
 
 
+def _in_order(pool: ProcessPoolExecutor, items: list[Any], ahead: int) -> Iterator[Any]:
+    """`pool.map(_run_task, items)` with at most `ahead` results submitted and not yet taken:
+    `pool.map` submits every item at once, so results a slow consumer has not taken yet (an
+    audit's judge asking about each shard's matches) would pile up in memory, all of them."""
+    pending: deque[Future[Any]] = deque()
+    try:
+        for item in items:
+            pending.append(pool.submit(_run_task, item))
+            if len(pending) >= ahead:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:  # the consumer stopped (an error): run nothing more
+            future.cancel()
+
+
 class LocalExecutor:
     """Every call on this machine: on a pool of `workers` forked processes (default: one per
     core), results in input order; in this process when one worker or one item would do, or
@@ -99,7 +117,7 @@ class LocalExecutor:
             # signal left a test run hanging; this pool's workers are told to stop in the queue.
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(processes, mp_context=context, initializer=_start_worker) as pool:
-                yield from pool.map(_run_task, items)
+                yield from _in_order(pool, items, ahead=2 * processes)
         finally:
             _TASK = None
 

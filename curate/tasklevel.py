@@ -62,6 +62,56 @@ def judge_settings(url: str | None, model: str, cache: Path, concurrency: int = 
     return JudgeSettings(url, model, cache, concurrency) if url else None
 
 
+class MatchJudge:
+    """The judge of one run, asked batch after batch (a streamed audit judges each shard's
+    matches while the shard's units are in memory): one journal, one run of failures in a row,
+    one set of counters. The journal is opened at the first batch with a match."""
+
+    def __init__(self, settings: JudgeSettings) -> None:
+        self.settings = settings
+        self._judge: TaskJudge | None = None
+        self._placed = 0
+
+    def judge(
+        self, matches: list[TaskMatch], units: Sequence[KernelUnit], items: Sequence[BenchmarkItem]
+    ) -> None:
+        """Ask about every match of `matches` (their `unit` indexes `units`); see `judge_matches`."""
+        if not matches:
+            return
+        if self._judge is None:
+            self._judge = TaskJudge(self.settings.url, self.settings.model, self.settings.cache)
+        judge = self._judge
+
+        def judge_one(match: TaskMatch) -> bool:
+            """Walk one match's options; True when the judge's yes placed it (moved or a candidate)."""
+            document = unit_document(units[match.unit])
+
+            def ask(option: TaskMatch) -> bool | None:
+                item = items[option.item]
+                return judge.verdict(document, item.reference or item.description)
+
+            confirmed = first_confirmed(match, ask)
+            placed = confirmed is not None and (confirmed is not match or match.layer == "candidate")
+            if confirmed is not None:
+                _take(match, confirmed)
+            match.alternatives = []
+            return placed
+
+        with ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency)) as pool:
+            self._placed += sum(pool.map(judge_one, matches))
+        matches[:] = [m for m in matches if m.layer != "candidate"]
+
+    def counts(self) -> dict[str, int]:
+        """The judge's counters; {} when it was never asked (no match to ask about)."""
+        if self._judge is None:
+            return {}
+        return {**self._judge.counts(), "task_matches_by_judge": self._placed}
+
+    def close(self) -> None:
+        if self._judge is not None:
+            self._judge.close()
+
+
 def judge_matches(
     matches: list[TaskMatch],
     units: Sequence[KernelUnit],
@@ -75,30 +125,12 @@ def judge_matches(
     confirms is removed from `matches`. Returns the judge's counters."""
     if settings is None or not matches:
         return {}
-    judge = TaskJudge(settings.url, settings.model, settings.cache)
-
-    def judge_one(match: TaskMatch) -> bool:
-        """Walk one match's options; True when the judge's yes placed it (moved or a candidate)."""
-        document = unit_document(units[match.unit])
-
-        def ask(option: TaskMatch) -> bool | None:
-            item = items[option.item]
-            return judge.verdict(document, item.reference or item.description)
-
-        confirmed = first_confirmed(match, ask)
-        placed = confirmed is not None and (confirmed is not match or match.layer == "candidate")
-        if confirmed is not None:
-            _take(match, confirmed)
-        match.alternatives = []
-        return placed
-
+    judge = MatchJudge(settings)
     try:
-        with ThreadPoolExecutor(max_workers=max(1, settings.concurrency)) as pool:
-            placed = sum(pool.map(judge_one, matches))
+        judge.judge(matches, units, items)
     finally:
         judge.close()
-    matches[:] = [m for m in matches if m.layer != "candidate"]
-    return {**judge.counts(), "task_matches_by_judge": placed}
+    return judge.counts()
 
 
 def first_confirmed(match: TaskMatch, ask: Callable[[TaskMatch], bool | None]) -> TaskMatch | None:

@@ -6,7 +6,7 @@ survive are clustered, so a cluster representative is never a leaked unit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -172,14 +172,29 @@ def audit_shard(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig) ->
     return ShardAudit([units[u] for u in involved], found, len(units), empty)
 
 
+# Takes one shard's task matches with the shard's units (`TaskMatch.unit` indexes them).
+TaskSink = Callable[[list[TaskMatch], list[KernelUnit]], None]
+
+
 def merge_shards(
-    shards: Iterable[ShardAudit], items: list[BenchmarkItem], index: BenchIndex
+    shards: Iterable[ShardAudit],
+    items: list[BenchmarkItem],
+    index: BenchIndex,
+    tasks_to: TaskSink | None = None,
 ) -> tuple[list[KernelUnit], LeakFindings, dict[str, int]]:
-    """The audit of the whole training side from its shards, in shard order (any engine)."""
+    """The audit of the whole training side from its shards, in shard order (any engine).
+
+    With `tasks_to`, each shard's task matches go there as the shard arrives (with its units),
+    and only the units a copy or a name match involves are kept: task matches can be counted in
+    the hundred thousands, and keeping their units would make memory grow with them. The task
+    counters are then `tasks_to`'s to give (here they are 0)."""
     units: list[KernelUnit] = []
     findings = LeakFindings(bench_docs=int((index.sets.sizes() > 0).sum()))
     documents = empty = 0
     for shard in shards:
+        if tasks_to is not None:
+            tasks_to(shard.findings.tasks, shard.units)
+            shard = _without_tasks(shard)
         base = len(units)
         units.extend(shard.units)
         for lk in shard.findings.leaks:
@@ -193,6 +208,19 @@ def merge_shards(
         empty += shard.empty
     sort_leaks(findings.leaks, units, items)
     return units, findings, _audit_counts(findings, documents, len(items), empty)
+
+
+def _without_tasks(shard: ShardAudit) -> ShardAudit:
+    """The shard with its task matches taken out, and only the units its copies and name
+    matches name (renumbered)."""
+    found = shard.findings
+    involved = sorted({lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches})
+    at = {u: k for k, u in enumerate(involved)}
+    for lk in found.leaks:
+        lk.unit = at[lk.unit]
+    found.name_matches = [(at[u], i) for u, i in found.name_matches]
+    found.tasks = []
+    return ShardAudit([shard.units[u] for u in involved], found, shard.documents, shard.empty)
 
 
 def _audit_counts(findings: LeakFindings, documents: int, items: int, empty: int) -> dict[str, int]:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from curate.report.evidence import NO_REFERENCE, Evidence, LineRarity
 from dedup.config import DedupConfig
 from dedup.decide import Leak, LeakFindings
 from schemas import BenchmarkItem, KernelUnit
+from schemas.atomic import atomic_path
 
 
 def _answer_path(item: BenchmarkItem, answer: int) -> str:
@@ -120,18 +123,49 @@ def summary_rows(findings: LeakFindings, items: list[BenchmarkItem]) -> list[dic
     return [rows[k] for k in sorted(rows)]
 
 
-def dump_json(report: dict[str, Any]) -> str:
-    """Indented at the top, one compact line per leak and per name match: readable, greppable
-    and a fraction of the size of indenting every nested list."""
-    parts = []
-    for key, value in report.items():
-        head = json.dumps(key)
-        if key in ("leaks", "name_matches") and value:
-            rows = ",\n".join(
-                "    " + json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in value
-            )
-            parts.append(f"  {head}: [\n{rows}\n  ]")
+class RawJson(str):
+    """A record already serialised (compact JSON): written as it is, not encoded again."""
+
+
+# Written one compact line per record: readable, greppable and a fraction of the size of
+# indenting every nested list. A value may be any iterable of records (a stream read back
+# from disk, `curate.report.task_store`), so a report's largest list is never held whole.
+_ONE_LINE_PER_RECORD = ("leaks", "name_matches", "task_matches")
+
+
+def json_chunks(report: dict[str, Any]) -> Iterator[str]:
+    """leakage.json in pieces: indented at the top, one line per leak, name match and task match."""
+    yield "{\n"
+    for n, (key, value) in enumerate(report.items()):
+        head = ("" if n == 0 else ",\n") + f"  {json.dumps(key)}: "
+        if key in _ONE_LINE_PER_RECORD and not isinstance(value, dict):
+            yield from _record_lines(head, value)
         else:
-            body = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-            parts.append(f"  {head}: {body}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+            yield head + json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    yield "\n}\n"
+
+
+def _record_lines(head: str, records: Iterable[Any]) -> Iterator[str]:
+    opened = False
+    for record in records:
+        line = record if isinstance(record, RawJson) else _compact(record)
+        yield ",\n    " if opened else head + "[\n    "
+        yield line
+        opened = True
+    yield "\n  ]" if opened else head + "[]"
+
+
+def _compact(record: Any) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def dump_json(report: dict[str, Any]) -> str:
+    return "".join(json_chunks(report))
+
+
+def write_json_atomic(path: Path, report: dict[str, Any]) -> None:
+    """leakage.json written as it is produced (never built whole in memory), into a temporary
+    file renamed onto `path` once complete: a crash leaves no half-written report."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
+        for chunk in json_chunks(report):
+            handle.write(chunk)

@@ -19,10 +19,10 @@ _LIST = 12  # items of each fact list kept per record
 
 
 def task_record(
-    match: TaskMatch, units: Sequence[KernelUnit], items: Sequence[BenchmarkItem], index: TaskIndex, t: int
+    match: TaskMatch, unit: KernelUnit, items: Sequence[BenchmarkItem], index: TaskIndex, t: int
 ) -> dict[str, Any]:
-    """One match as leakage.json holds it (`t`: the task's position in the index)."""
-    unit, item, sig = units[match.unit], items[match.item], index.signatures[t]
+    """One match of `unit` as leakage.json holds it (`t`: the task's position in the index)."""
+    item, sig = items[match.item], index.signatures[t]
     facts, _ = candidate_facts(unit_document(unit), (unit.op_name, unit.kernel_name))
     return {
         "unit_id": unit.unit_id,
@@ -69,27 +69,35 @@ def task_record(
     }
 
 
+def report_order(match: TaskMatch, unit: KernelUnit) -> tuple[bool, float, str]:
+    """Strongest first: fused before op level, then score, then unit path (a stable sort keeps
+    the order they were found in among equals)."""
+    return (match.level != "fused", -match.score, unit.path)
+
+
 def task_records(
     matches: Sequence[TaskMatch],
     units: Sequence[KernelUnit],
     items: Sequence[BenchmarkItem],
     index: TaskIndex | None,
 ) -> list[dict[str, Any]]:
-    """Strongest first: fused before op level, then score, then unit path."""
+    """Every match in report order (`report_order`): the first DETAILED_RECORDS with both
+    sides' facts, the rest short. A streamed audit gives the same from disk
+    (`curate.report.task_store`)."""
     if index is None:
         return []
-    ordered = sorted(matches, key=lambda m: (m.level != "fused", -m.score, units[m.unit].path))
+    ordered = sorted(matches, key=lambda m: report_order(m, units[m.unit]))
     position = {sig.item: t for t, sig in enumerate(index.signatures)}
-    records = [task_record(m, units, items, index, position[m.item]) for m in ordered[:DETAILED_RECORDS]]
-    return records + [_short_record(m, units, items) for m in ordered[DETAILED_RECORDS:]]
+    records = [
+        task_record(m, units[m.unit], items, index, position[m.item]) for m in ordered[:DETAILED_RECORDS]
+    ]
+    return records + [short_record(m, units[m.unit], items) for m in ordered[DETAILED_RECORDS:]]
 
 
-def _short_record(
-    match: TaskMatch, units: Sequence[KernelUnit], items: Sequence[BenchmarkItem]
-) -> dict[str, Any]:
+def short_record(match: TaskMatch, unit: KernelUnit, items: Sequence[BenchmarkItem]) -> dict[str, Any]:
     """A match past the first DETAILED_RECORDS: the pair and the verdict, without the facts (a
     corpus of generic single ops can have thousands; their facts would dominate the report)."""
-    unit, item = units[match.unit], items[match.item]
+    item = items[match.item]
     return {
         "unit_id": unit.unit_id,
         "unit_path": unit.path,

@@ -20,9 +20,10 @@ from typing import Any
 
 from curate.errors import UserError
 from curate.executor import Executor, check_engine, executor_for
-from curate.report.leakage import build_json, dump_json
+from curate.report.leakage import build_json, write_json_atomic
 from curate.report.leakage_md import build_markdown
-from curate.report.task_leaks import task_markdown, task_records
+from curate.report.task_leaks import task_markdown
+from curate.report.task_store import TaskMatchStore
 from curate.sources import (
     MISSING,
     WORKSPACE,
@@ -35,10 +36,10 @@ from curate.sources import (
     source_kind,
     split_block_path,
 )
-from curate.tasklevel import JudgeSettings, judge_matches, task_index_for
+from curate.tasklevel import JudgeSettings, MatchJudge, task_index_for
 from curate.workspace import leakage_reports
 from dedup.config import SHARD_ROWS, DedupConfig
-from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards, task_counts
+from dedup.decide import BenchIndex, ShardAudit, audit_shard, bench_index, merge_shards
 from schemas.atomic import write_text_atomic
 
 
@@ -179,9 +180,32 @@ def run_audit_stage(
     test_side = _load_test(test)
     items = test_side.items
     index = bench_index(items, config, task_index_for(items, judge is not None))
+    # Task matches go to disk shard by shard (judged there when a judge is given), not to memory.
+    store = None
+    if index.tasks is not None:
+        store = TaskMatchStore(items, index.tasks, MatchJudge(judge) if judge is not None else None)
+    try:
+        return _audit_and_report(train, test, test_side, index, config, report_dir, engine, shard_rows, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _audit_and_report(
+    train: Side,
+    test: Side,
+    test_side: BenchmarkSide,
+    index: BenchIndex,
+    config: DedupConfig,
+    report_dir: Path,
+    engine: str,
+    shard_rows: int,
+    store: TaskMatchStore | None,
+) -> AuditSummary:
+    items = test_side.items
     try:
         shards = _train_shards(train, index, config, shard_rows, executor_for(engine))
-        units, findings, counts = merge_shards(shards, items, index)
+        units, findings, counts = merge_shards(shards, items, index, store.add if store else None)
     except ValueError as exc:
         raise _side_error("TRAIN", exc) from None
     if counts["train_documents"] == 0:
@@ -197,26 +221,19 @@ def run_audit_stage(
             "and none states its task (a PyTorch reference or a description): nothing to compare"
         )
     counts["test_files_left_out"] = len(test_side.left_out)
-    counts.update(_judge_and_count(findings.tasks, units, items, judge))
+    if store is not None:
+        counts.update(store.counts())
     report = build_json(findings, units, items, config, counts)
-    report["task_matches"] = task_records(findings.tasks, units, items, index.tasks)
+    report["task_matches"] = store.records() if store is not None else []
     report["train"], report["test"] = train.source, test.source
     report["test_left_out"] = test_side.left_out
     _blocks(report, train, test)
     json_path, markdown_path = leakage_reports(report_dir)
-    write_text_atomic(json_path, dump_json(report))
+    write_json_atomic(json_path, report)
     title = f"Leakage audit: {train.source} vs {test.source}"
     markdown = build_markdown(report, title=title, notes=_left_out_note(test_side))
-    if index.tasks is not None:
-        markdown += "\n".join(task_markdown(report["task_matches"], counts)) + "\n"
+    if store is not None:
+        markdown += "\n".join(task_markdown(store.detailed(), counts)) + "\n"
     write_text_atomic(markdown_path, markdown)
     leaked = bool(findings.leaks) or counts["task_matches"] > 0
     return AuditSummary(leaked, counts, report["leaks"], report_dir)
-
-
-def _judge_and_count(
-    tasks: list[Any], units: list[Any], items: list[Any], judge: JudgeSettings | None
-) -> dict[str, int]:
-    """The task-level counters, after the judge (when one is given) has had its say."""
-    judged = judge_matches(tasks, units, items, judge)
-    return {**task_counts(tasks), **judged}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from curate.errors import UserError
 from curate.executor import check_engine, executor_for
-from curate.report.leakage import build_json, dump_json
+from curate.report.leakage import build_json, write_json_atomic
 from curate.report.leakage_md import build_markdown
 from curate.stage import Stage
 from curate.tasklevel import dedup_task_leaks, judge_settings
@@ -72,7 +72,7 @@ def _dedup(
     result.counts["kept"] = sum(d.decision == "keep" for d in result.decisions)
     ws.write_table("decisions", Decision, result.decisions)
     json_path, markdown_path = ws.leakage_reports()
-    write_text_atomic(json_path, dump_json(report))
+    write_json_atomic(json_path, report)
     write_text_atomic(markdown_path, build_markdown(report) + tasks_section)
     benchmarks = sorted({item.benchmark for item in items or []})
     return DedupSummary(result.counts, result.notes, round(time.perf_counter() - started, 3), benchmarks)

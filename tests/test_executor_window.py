@@ -1,0 +1,24 @@
+"""The local executor runs only a few shards ahead of its consumer: a slow consumer (an audit
+asking a judge about each shard's task matches) must not find every shard's result, with the
+units it names, piled up in memory."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from curate.executor import LocalExecutor
+
+
+def test_a_slow_consumer_holds_few_results_not_all_of_them(tmp_path: Path) -> None:
+    def work(item: int) -> int:
+        (tmp_path / f"ran-{item}").touch()  # seen by the parent: workers share the filesystem
+        return item
+
+    results = LocalExecutor(workers=2).map(work, range(40))
+    first = next(results)
+    time.sleep(1.0)  # ample time for the workers to run whatever was handed to them
+    started = len(list(tmp_path.glob("ran-*")))
+    rest = list(results)
+    assert first == 0 and rest == list(range(1, 40)), "results in input order"
+    assert started <= 2 * 2, f"{started} shards ran ahead of a consumer that took one"
