@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -155,8 +154,30 @@ def _unwrapped(exc: Exception) -> Exception:
     return cause if isinstance(cause, ValueError) else exc
 
 
+def _call(fn: Callable[[T], R], item: T) -> R:
+    return fn(item)
+
+
+def _in_order_refs(ray: ModuleType, started: Iterator[Any], ahead: int) -> Iterator[Any]:
+    """The results of Ray tasks as `started` starts them, in order, with at most `ahead` of them
+    started and not yet taken (`_in_order` for Ray)."""
+    pending: deque[Any] = deque()
+    try:
+        for ref in started:
+            pending.append(ref)
+            if len(pending) >= ahead:
+                yield ray.get(pending.popleft())
+        while pending:
+            yield ray.get(pending.popleft())
+    except Exception as exc:
+        raise _unwrapped(exc) from None
+    finally:
+        for ref in pending:  # the consumer stopped (an error): run nothing more
+            ray.cancel(ref)
+
+
 class RayExecutor:
-    """Each call a Ray Data task; results pickled back and put in input order."""
+    """Each call a Ray task, results in input order; `map_groups` on Ray Data."""
 
     name = "ray"
     distributed = True
@@ -172,18 +193,13 @@ class RayExecutor:
         return RayShared(self.ray.put(value))
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """`fn` over `items` as Ray tasks, results in input order, at most two per worker started
+        and not yet taken: collecting every result at once (Ray Data's `take_all`, as before)
+        held all of them, with the units an audit's task matches name, in the driver's memory."""
         ray = self.ray
-        refs = [ray.put(item) for item in items]
-
-        def work(row: dict[str, Any]) -> dict[str, Any]:
-            return {"i": row["i"], "result": pickle.dumps(fn(ray.get(refs[row["i"]])))}
-
-        try:
-            rows = ray.data.from_items([{"i": i} for i in range(len(refs))]).map(work).take_all()
-        except Exception as exc:
-            raise _unwrapped(exc) from None
-        rows.sort(key=lambda r: r["i"])
-        return iter([pickle.loads(r["result"]) for r in rows])
+        call = ray.remote(_call)
+        task = ray.put(fn)
+        return _in_order_refs(ray, (call.remote(task, item) for item in items), 2 * self.workers)
 
     def map_groups(self, columns: Columns, key: str, fn: Callable[[Columns], Columns]) -> list[Columns]:
         import pyarrow as pa
