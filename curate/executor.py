@@ -68,21 +68,24 @@ def _run_task(item: Any) -> Any:
     return _TASK(item)
 
 
-def _in_order(pool: ProcessPoolExecutor, items: list[Any], ahead: int) -> Iterator[Any]:
-    """`pool.map(_run_task, items)` with at most `ahead` results submitted and not yet taken:
-    `pool.map` submits every item at once, so results a slow consumer has not taken yet (an
-    audit's judge asking about each shard's matches) would pile up in memory, all of them."""
-    pending: deque[Future[Any]] = deque()
+def _in_order(
+    started: Iterable[Any], ahead: int, result: Callable[[Any], Any], cancel: Callable[[Any], Any]
+) -> Iterator[Any]:
+    """The results of the tasks `started` starts (futures, Ray object refs), in order, with at
+    most `ahead` of them started and not yet taken: starting every task at once (`pool.map`,
+    Ray Data's `take_all`) let results a slow consumer had not taken yet (an audit's judge
+    asking about each shard's matches) pile up in memory, all of them."""
+    pending: deque[Any] = deque()
     try:
-        for item in items:
-            pending.append(pool.submit(_run_task, item))
+        for task in started:
+            pending.append(task)
             if len(pending) >= ahead:
-                yield pending.popleft().result()
+                yield result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield result(pending.popleft())
     finally:
-        for future in pending:  # the consumer stopped (an error): run nothing more
-            future.cancel()
+        for task in pending:  # the consumer stopped (an error): run nothing more
+            cancel(task)
 
 
 class LocalExecutor:
@@ -116,7 +119,8 @@ class LocalExecutor:
             # signal left a test run hanging; this pool's workers are told to stop in the queue.
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(processes, mp_context=context, initializer=_start_worker) as pool:
-                yield from _in_order(pool, items, ahead=2 * processes)
+                started = (pool.submit(_run_task, item) for item in items)
+                yield from _in_order(started, 2 * processes, Future.result, Future.cancel)
         finally:
             _TASK = None
 
@@ -158,24 +162,6 @@ def _call(fn: Callable[[T], R], item: T) -> R:
     return fn(item)
 
 
-def _in_order_refs(ray: ModuleType, started: Iterator[Any], ahead: int) -> Iterator[Any]:
-    """The results of Ray tasks as `started` starts them, in order, with at most `ahead` of them
-    started and not yet taken (`_in_order` for Ray)."""
-    pending: deque[Any] = deque()
-    try:
-        for ref in started:
-            pending.append(ref)
-            if len(pending) >= ahead:
-                yield ray.get(pending.popleft())
-        while pending:
-            yield ray.get(pending.popleft())
-    except Exception as exc:
-        raise _unwrapped(exc) from None
-    finally:
-        for ref in pending:  # the consumer stopped (an error): run nothing more
-            ray.cancel(ref)
-
-
 class RayExecutor:
     """Each call a Ray task, results in input order; `map_groups` on Ray Data."""
 
@@ -194,12 +180,15 @@ class RayExecutor:
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """`fn` over `items` as Ray tasks, results in input order, at most two per worker started
-        and not yet taken: collecting every result at once (Ray Data's `take_all`, as before)
-        held all of them, with the units an audit's task matches name, in the driver's memory."""
+        and not yet taken (`_in_order`)."""
         ray = self.ray
         call = ray.remote(_call)
         task = ray.put(fn)
-        return _in_order_refs(ray, (call.remote(task, item) for item in items), 2 * self.workers)
+        started = (call.remote(task, item) for item in items)
+        try:
+            yield from _in_order(started, 2 * self.workers, ray.get, ray.cancel)
+        except Exception as exc:
+            raise _unwrapped(exc) from None
 
     def map_groups(self, columns: Columns, key: str, fn: Callable[[Columns], Columns]) -> list[Columns]:
         import pyarrow as pa

@@ -157,19 +157,23 @@ def audit_shard(units: list[KernelUnit], index: BenchIndex, cfg: DedupConfig) ->
     codes = (u.code for u in units)
     corpus = build_shingle_sets(codes, cfg.ngram, cfg.abstract_identifiers, index.vocabulary)
     found = probe(units, index, cfg, corpus)
-    tasks = match_units(units, index.tasks) if index.tasks is not None else []
+    found.tasks = match_units(units, index.tasks) if index.tasks is not None else []
+    return _named_units_only(units, found, len(units), int((corpus.sizes() == 0).sum()))
+
+
+def _named_units_only(units: list[KernelUnit], found: LeakFindings, documents: int, empty: int) -> ShardAudit:
+    """The shard with only the units its findings name (copies, name matches, task matches),
+    each finding renumbered to index them."""
     involved = sorted(
-        {lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches} | {m.unit for m in tasks}
+        {lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches} | {m.unit for m in found.tasks}
     )
     at = {u: k for k, u in enumerate(involved)}
     for lk in found.leaks:
         lk.unit = at[lk.unit]
-    for match in tasks:
+    for match in found.tasks:
         match.unit = at[match.unit]
     found.name_matches = [(at[u], i) for u, i in found.name_matches]
-    empty = int((corpus.sizes() == 0).sum())
-    found.tasks = tasks
-    return ShardAudit([units[u] for u in involved], found, len(units), empty)
+    return ShardAudit([units[u] for u in involved], found, documents, empty)
 
 
 # Takes one shard's task matches with the shard's units (`TaskMatch.unit` indexes them).
@@ -213,14 +217,8 @@ def merge_shards(
 def _without_tasks(shard: ShardAudit) -> ShardAudit:
     """The shard with its task matches taken out, and only the units its copies and name
     matches name (renumbered)."""
-    found = shard.findings
-    involved = sorted({lk.unit for lk in found.leaks} | {u for u, _ in found.name_matches})
-    at = {u: k for k, u in enumerate(involved)}
-    for lk in found.leaks:
-        lk.unit = at[lk.unit]
-    found.name_matches = [(at[u], i) for u, i in found.name_matches]
-    found.tasks = []
-    return ShardAudit([shard.units[u] for u in involved], found, shard.documents, shard.empty)
+    shard.findings.tasks = []
+    return _named_units_only(shard.units, shard.findings, shard.documents, shard.empty)
 
 
 def _audit_counts(findings: LeakFindings, documents: int, items: int, empty: int) -> dict[str, int]:

@@ -400,9 +400,10 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.structures.setdefault(structure, []).append(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
-        for word in set(split_identifier(sig.task)):
+        name_words = split_identifier(sig.task)
+        for word in set(name_words):
             index.name_word_tasks[word] = index.name_word_tasks.get(word, 0) + 1
-        form = form_of_task(split_identifier(sig.task), required) if index.named[t] else None
+        form = form_of_task(name_words, required) if index.named[t] else None
         if form is not None:
             index.weak_forms.setdefault(form, {}).setdefault(next(iter(required)), []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
@@ -668,13 +669,13 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
     shows the form that claims, not the bare word."""
     if not index.weak_forms:
         return []
-    claimed = []
+    claimed, dims = [], set(facts.dims)
     for form, shown in performed_forms(code, facts.ops).items():
         tasks = index.weak_forms.get(form, {})
         if not tasks or any(op not in form.companions and op not in facts.incidental for op in facts.ops):
             continue
         for op, evidence in shown.items():
-            found = [t for t in tasks.get(op, ()) if same_rank(index, t, set(facts.dims))]
+            found = [t for t in tasks.get(op, ()) if same_rank(index, t, dims)]
             if found:
                 facts.ops[op] = evidence
                 claimed += found

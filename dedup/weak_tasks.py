@@ -41,24 +41,21 @@ _ELEMENTWISE_CALL = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class WeakForm:
-    """A form a task's name says (`reduction`), the weak ops its tasks do, and the ops a kernel
-    of that form shows without doing other work (index arithmetic and tiling: `add`, `mul`,
-    `min`, `max`; a mean's sum and scale; a power's exp and log)."""
+    """A form a task's name says (its `task_words`: `reduction`), the weak ops its tasks do, and
+    the ops a kernel of that form shows without doing other work (index arithmetic and tiling:
+    `add`, `mul`, `min`, `max`; a mean's sum and scale; a power's exp and log)."""
 
-    name: str
     task_words: frozenset[str]
     ops: frozenset[str]
     companions: frozenset[str]
 
 
 REDUCTION = WeakForm(
-    "reduction",
     frozenset({"reduction", "reduce"}),
     frozenset({"sum", "max", "min", "mean"}),
     frozenset({"add", "mul", "min", "max", "sum", "mean", "avg_pool", "div"}),
 )
 BROADCAST = WeakForm(
-    "broadcast",
     frozenset({"broadcast"}),
     frozenset({"clamp", "max", "min", "pow"}),
     frozenset({"add", "mul", "sub", "div", "min", "max", "clamp", "pow", "exp", "log"}),
