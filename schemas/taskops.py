@@ -336,6 +336,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "mish": ("softplus", "tanh"),
     "swish": ("sigmoid",),
     "gelu": ("tanh",),
+    "tanh": ("sigmoid",),  # tanh(x) = 2 sigmoid(2x) - 1
     "log_softmax": ("softmax", "logsumexp"),
     "softmax": ("logsumexp",),
     "logsumexp": ("softmax",),
@@ -373,6 +374,14 @@ COMPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("logsumexp", ("exp", "log", "sum")),
     ("avg_pool", ("mean",)),
     ("mean", ("sum", "div")),
+)
+
+
+# Elementwise activations: the usual steps of a fused task (`dedup.tasks` counts one the task
+# does not name as twice the extra work of another op).
+ACTIVATIONS = frozenset(
+    {"relu", "leaky_relu", "elu", "selu", "gelu", "sigmoid", "tanh", "softplus", "softsign", "mish", "swish"}
+    | {"hardswish", "hardsigmoid", "hardtanh"}
 )
 
 

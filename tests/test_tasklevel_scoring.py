@@ -263,3 +263,52 @@ def test_leakage_names_every_tied_task(tmp_path, monkeypatch, capsys) -> None:
     assert "one of `conv2d_hardtanh_scale`, `conv2d_scale_hardtanh`" in markdown
     record = json.loads((reports / "leakage.json").read_text())["task_matches"][0]
     assert {record["task_name"], *record["tied_tasks"]} == set(TIED_SIBLINGS)
+
+
+CONV_RELU = _reference("        x = torch.relu(x)")
+CLASSIFIER = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, num_classes):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc = nn.Linear(16 * 5 * 5, num_classes)
+
+    def forward(self, x):
+        x = torch.relu(self.conv1(x))
+        x = torch.relu(self.conv2(x))
+        return self.fc(x.flatten(1))
+
+def get_inputs():
+    return [torch.rand(1, 1, 32, 32)]
+
+def get_init_inputs():
+    return [10]
+"""
+
+
+def test_a_classifier_network_is_not_placed_on_the_fused_task_one_of_its_blocks_does() -> None:
+    index = _index({"conv2d_relu": CONV_RELU, "le_net_5": CLASSIFIER})
+    row = _conv_kernel(
+        "  Relu(y, acc, n);  // relu of the conv2d\n  // in_channels, out_channels, kernel_size"
+    )
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "conv2d_relu", "the block is no longer placed: the test proves nothing"
+    network = row + "\n// the first block of the model; its head gives num_classes logits\n"
+    match, _ = match_document(network, index)
+    assert _task(index, match) != "conv2d_relu", "a classifier was placed on the task of its first block"
+
+
+def test_an_activation_the_task_does_not_name_counts_as_more_extra_work_than_another_op() -> None:
+    index = _index({"conv2d_relu": CONV_RELU})
+    facts = {}
+    for extra in (
+        "Tanh(y, y, n); Sigmoid(y, y, n);  // then tanh, then sigmoid",
+        "// then a layer norm and dropout",
+    ):
+        row = _conv_kernel(f"  Relu(y, acc, n);  // relu of the conv2d\n  {extra}")
+        found, words = candidate_facts(row, full=False)
+        facts[extra[:4]] = semantic_score(index, 0, found, words, frozenset()).score
+    assert facts["Tanh"] < facts["// t"], "two extra activations cost no more than two other extra ops"

@@ -473,3 +473,13 @@ def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() ->
     index = _index(hidden)
     match, _ = match_document(row + "\n// hidden size 4\n", index)
     assert match is not None and len(match.tied) == 1
+
+
+def test_a_switch_the_row_sets_off_is_not_a_word_for_the_sibling_it_names() -> None:
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
+    row = _conv_kernel(TIED_BODY)
+    match, _ = match_document(row + "\n// walked with reverse = true\n", index)
+    assert _task(index, match) == "conv2d_hardtanh_scale_reverse", "the word no longer settles the tie"
+    for off in ("reverse=False", "reverse = false"):
+        match, _ = match_document(row + f"\n// walked with {off}\n", index)
+        assert match is not None and len(match.tied) == 1, f"`{off}` was read as the word `reverse`"
