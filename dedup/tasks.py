@@ -42,7 +42,14 @@ from dedup.structure import (
     uniquely_fitting,
 )
 from dedup.ties import settle_tie
-from dedup.weak_tasks import WeakForm, form_of_task, may_show_a_form, performed_forms
+from dedup.weak_tasks import (
+    ARITHMETIC,
+    WeakForm,
+    arithmetic_op,
+    form_of_task,
+    may_show_a_form,
+    performed_forms,
+)
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
 from schemas.taskops import (
@@ -370,6 +377,9 @@ class TaskIndex:
     # form -> op -> the single-op tasks of that weak op in that form (`dedup.weak_tasks`:
     # `sum_reduction_over_a_dimension`, `clamp_broadcast`)
     weak_forms: dict[WeakForm, dict[str, list[int]]] = field(default_factory=dict)
+    # Words one of which a row must say for an arithmetic task to be within its reach (`_may_match`):
+    # the words of those tasks but their op names; None: any row that does the arithmetic may be.
+    arithmetic_words: re.Pattern[str] | None = None
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
     judge_candidates: int = 0
@@ -415,15 +425,36 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         name_words = split_identifier(sig.task)
         for word in set(name_words):
             index.name_word_tasks[word] = index.name_word_tasks.get(word, 0) + 1
-        form = form_of_task(name_words, required) if index.named[t] else None
+        form = form_of_task(name_words, required, sig.ops) if index.named[t] or not required else None
         if form is not None:
-            index.weak_forms.setdefault(form, {}).setdefault(next(iter(required)), []).append(t)
+            index.weak_forms.setdefault(form[0], {}).setdefault(form[1], []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
+    index.arithmetic_words = _arithmetic_words(index)
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
             for v in index.values[t]:
                 index.weak_by_value.setdefault(v, []).append(t)
     return index
+
+
+def _arithmetic_words(index: TaskIndex) -> re.Pattern[str] | None:
+    """The words a row must say one of for an arithmetic task (`add_bias_broadcast`) to reach the
+    threshold, provided none reaches it on its op name alone (`Add` is in most kernels; the
+    other words, `bias`, `broadcast`, `scalar`, are not): the best score each could get with
+    only its op names said and every other part full."""
+    tasks = [t for tasks in index.weak_forms.get(ARITHMETIC, {}).values() for t in tasks]
+    words: set[str] = set()
+    for t in tasks:
+        weights = index.words[t]
+        found = sum(v for w, v in weights.items() if w in ARITHMETIC.ops)
+        word_share = _WORD_SHARE * found / (sum(weights.values()) or 1.0) + _WORD_MASS * min(
+            1.0, found / _FULL_MASS
+        )
+        parts = (1.0, word_share, bool(index.signatures[t].dims), bool(index.values[t]))
+        if OP_LEVEL_DISCOUNT * sum(p * w for p, w in zip(_PARTS, parts, strict=True)) >= SEMANTIC_THRESHOLD:
+            return None
+        words |= weights.keys() - ARITHMETIC.ops
+    return substring_screen(words) if tasks else None
 
 
 @dataclass(slots=True)
@@ -706,9 +737,12 @@ def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
     Most rows of a large corpus fail all three and
     skip the word scan. Each test is one regex search over a trie of its words (C speed; the
     Python loop over 112 stems it replaced was 28% of task matching on 40k synthetic rows)."""
-    if _strong_screen().search(code.lower().replace("_", "").replace(" ", "")):
+    squashed = code.lower().replace("_", "").replace(" ", "")
+    if _strong_screen().search(squashed):
         return True
     if index.weak_forms and may_show_a_form(code):
+        return True
+    if index.arithmetic_words is not None and index.arithmetic_words.search(squashed) and arithmetic_op(code):
         return True
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
     names += [n for n in extra_names if n]

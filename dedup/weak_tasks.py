@@ -11,7 +11,10 @@ norm takes a square root):
   `BlockReduceMin`, `ReduceMean`), a running compare (`m = (v > m) ? v : m`), or a reduction
   it names ("sum reduce over dim=1", `SumReductionDim1`);
 - a broadcast it names (`broadcast_tensors`, "Broadcast clamp", AscendC's `Broadcast`) beside
-  the op.
+  the op;
+- one arithmetic op (`add_bias_broadcast`, `division_broadcast`, `matrix_scalar_multiplication`:
+  tasks whose reference does that and nothing else) done by AscendC's vector calls of that op
+  only (`Adds`, `Div`): a renamed row no longer says "broadcast", its arithmetic remains.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ _ELEMENTWISE_CALL = re.compile(
     r"\b(Maxs?|Mins?|Clamp(?:Max|Min)|Pow(?:er)?|Exp|Log|Ln)\s*(?:<[^<>;()]{0,64}>)?\s*\("
 )
 
+# AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
+_ARITHMETIC_CALL = re.compile(r"\b(Add|Sub|Mul|Div)s?\s*(?:<[^<>;()]{0,64}>)?\s*\(")
+
 
 @dataclass(frozen=True, slots=True)
 class WeakForm:
@@ -60,14 +66,23 @@ BROADCAST = WeakForm(
     frozenset({"clamp", "max", "min", "pow"}),
     frozenset({"add", "mul", "sub", "div", "min", "max", "clamp", "pow", "exp", "log"}),
 )
+ARITHMETIC = WeakForm(
+    frozenset(),
+    frozenset({"add", "sub", "mul", "div"}),
+    frozenset({"add", "sub", "mul", "div", "min", "max"}),
+)
 FORMS = (REDUCTION, BROADCAST)
 
 
-def form_of_task(words: list[str], required: frozenset[str]) -> WeakForm | None:
-    """The form a task of one weak op names (`sum_reduction_over_a_dimension`), if any."""
+def form_of_task(words: list[str], required: frozenset[str], ops: list[str]) -> tuple[WeakForm, str] | None:
+    """The form a task of one weak op names (`sum_reduction_over_a_dimension`), or the
+    arithmetic its reference does and requires no op for (`add_bias_broadcast`), with the op."""
+    if not required and ops and set(ops) <= ARITHMETIC.ops:
+        return ARITHMETIC, ops[0]
     if len(required) != 1:
         return None
-    return next((f for f in FORMS if f.task_words & set(words) and required <= f.ops), None)
+    form = next((f for f in FORMS if f.task_words & set(words) and required <= f.ops), None)
+    return None if form is None else (form, next(iter(required)))
 
 
 def performed_reductions(code: str) -> dict[str, str]:
@@ -97,7 +112,17 @@ def performed_forms(code: str, ops: dict[str, str]) -> dict[WeakForm, dict[str, 
     broadcast = _BROADCAST.search(code)
     if broadcast is not None and (elementwise := elementwise_ops(code)):
         found[BROADCAST] = {op: f"{call} after {broadcast.group(0)}" for op, call in elementwise.items()}
+    if arithmetic := arithmetic_op(code):
+        found[ARITHMETIC] = arithmetic
     return found
+
+
+def arithmetic_op(code: str) -> dict[str, str]:
+    """The one arithmetic op a kernel's AscendC vector calls do (`{"add": "Adds"}`), or {} when
+    they do none or several (a bias added, then scaled, is some other task)."""
+    calls = {hit.group(0).split("(")[0].split("<")[0].strip() for hit in _ARITHMETIC_CALL.finditer(code)}
+    ops = {call.rstrip("s").lower() for call in calls}
+    return {ops.pop(): ", ".join(sorted(calls))} if len(ops) == 1 else {}
 
 
 def elementwise_ops(code: str) -> dict[str, str]:
@@ -118,5 +143,6 @@ def elementwise_ops(code: str) -> dict[str, str]:
 
 
 def may_show_a_form(code: str) -> bool:
-    """Whether the code shows some form (the pre-test of a row that shows no strong op)."""
+    """Whether the code shows a reduction or a broadcast (the pre-test of a row that shows no
+    strong op; arithmetic is in most kernels: `dedup.tasks._may_match` asks for a word too)."""
     return bool(performed_reductions(code)) or _BROADCAST.search(code) is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dedup.structure import structural_fit
-from dedup.tasks import match_document
+from dedup.tasks import _may_match, match_document
 from dedup.weak_tasks import elementwise_ops, performed_reductions
 from tests.test_tasklevel_scoring import _index, _task
 
@@ -171,3 +171,40 @@ def test_a_broadcast_beside_a_bare_op_word_claims_no_broadcast_task() -> None:
     )
     assert elementwise_ops(tile) == {}
     assert match_document(tile, index)[0] is None
+
+
+ARITHMETIC = {
+    "division_broadcast": _broadcast("a / b"),
+    "add_bias_broadcast": _broadcast("x + bias", "x, bias"),
+    "softmax": SOFTMAX,
+}
+
+
+def test_a_row_whose_vector_calls_do_one_arithmetic_op_is_placed_on_the_task_of_that_op() -> None:
+    # The task requires no op its words could show (division is arithmetic every kernel does):
+    # the row's vector calls show it.
+    index = _index(ARITHMETIC)
+    row = _kernel(
+        "  // division broadcast: b expanded along the rows\n  AscendC::Div(yLocal, aLocal, bLocal, n);"
+    )
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "division_broadcast" and match is not None and match.level == "op"
+    assert match.matched_ops == ["div (Div)"]
+    # Two arithmetic ops (a bias added, then a division) are some other task.
+    two = row.replace("AscendC::Div(", "AscendC::Adds(t, aLocal, bias, n); AscendC::Div(")
+    assert match_document(two, index)[0] is None
+    # So is one beside other work (an exponent).
+    assert (
+        match_document(row.replace("AscendC::Div(", "AscendC::Exp(t, aLocal, n); AscendC::Div("), index)[0]
+        is None
+    )
+
+
+def test_a_row_that_does_arithmetic_is_read_in_full_only_when_it_says_a_word_of_those_tasks() -> None:
+    # Most kernels call `Add` or `Mul`: one that says no other word of the arithmetic tasks
+    # (`division`, `broadcast`, `bias`) cannot reach their threshold and skips the word scan.
+    index = _index(ARITHMETIC)
+    plain = _kernel("  // elementwise\n  AscendC::Div(yLocal, aLocal, bLocal, n);")
+    assert not _may_match(plain, index, ())
+    assert _may_match(plain.replace("elementwise", "division broadcast"), index, ())
+    assert match_document(plain, index)[0] is None
