@@ -66,6 +66,7 @@ class CandidateFacts:
     inferred: list[str] = field(default_factory=list)  # ops of `ops` recognised from other ops
     # ops of `ops` shown only by a code shape that also serves other ends (`dedup.idioms`)
     incidental: list[str] = field(default_factory=list)
+    handwritten: list[str] = field(default_factory=list)  # ops of `ops` shown by a code shape only
     numbers: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)  # every number literal, floats included
     dims: list[int] = field(default_factory=list)  # spatial ranks its names say (conv2d, pool3d)

@@ -312,3 +312,34 @@ def test_an_activation_the_task_does_not_name_counts_as_more_extra_work_than_ano
         found, words = candidate_facts(row, full=False)
         facts[extra[:4]] = semantic_score(index, 0, found, words, frozenset()).score
     assert facts["Tanh"] < facts["// t"], "two extra activations cost no more than two other extra ops"
+
+
+def _single(expression: str) -> str:
+    return f"""import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return {expression}
+
+def get_inputs():
+    return [torch.rand(16, 16384)]
+"""
+
+
+def test_a_row_whose_one_hand_written_op_only_one_task_does_is_placed_on_it() -> None:
+    # A renamed kernel that clamps to [-1, 1] by hand says none of its task's words; of the
+    # tasks, only `hardtanh` does what it does. Beside a second op it is another task's work.
+    index = _index(
+        {
+            "hardtanh": _single("torch.nn.functional.hardtanh(x, min_val=-1.0, max_val=1.0)"),
+            "relu": _single("torch.relu(x)"),
+            "softsign": _single("x / (1 + torch.abs(x))"),
+        }
+    )
+    # (`false` passes the pre-test: it holds `lse`, a stem of logsumexp; the pre-test only
+    # spares the scan of rows that cannot match.)
+    body = "  AscendC::Maxs(y, x, (float)(-1.0f), n);\n  AscendC::Mins(y, y, (float)(1.0f), n);"
+    row = f'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {{\n  bool done = false;\n{body}\n}}\n'
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "hardtanh" and match is not None and match.level == "op"
+    two = row.replace("AscendC::Maxs(", "AscendC::Sigmoid(t, x, n); AscendC::Maxs(")
+    assert _task(index, match_document(two, index)[0]) != "hardtanh"
