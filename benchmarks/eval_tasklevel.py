@@ -9,7 +9,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
   directory of --trees (truth: the directory name, `ArgmaxOverADimensionCustom`); a solution
   whose truth normalises to no task name is counted apart (no right answer to find).
 - Each solution is matched as written and with every identifier spelt after its task replaced
-  (benchmarks/neutralise_names.py). Recall: share of solutions placed on their task; precision:
+  (benchmarks/neutralise_names.py); with --bare, also renamed and without its comments and
+  docstrings. Recall: share of solutions placed on their task; precision:
   share of placements that are right.
 - Dev / held-out: md5 of the truth task's key, first byte mod 10 < 7 -> dev. Tune on dev only.
 - Control: each --control folder read per unit (a file with a kernel entry plus its folder's
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from neutralise_names import neutralise  # noqa: E402
+from neutralise_names import neutralise, strip_comments  # noqa: E402
 
 from curate.judge import TaskJudge  # noqa: E402
 from curate.tasklevel import first_confirmed  # noqa: E402
@@ -166,6 +167,11 @@ def main() -> None:
     parser.add_argument("--judge-model", default="judge")
     parser.add_argument("--judge-cache", type=Path, default=Path("eval-judge.sqlite"))
     parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="also match each solution renamed and with its comments and docstrings removed",
+    )
+    parser.add_argument(
         "--sample", type=int, default=1, help="every Nth solution of the split only (a slow judge)"
     )
     args = parser.parse_args()
@@ -189,8 +195,9 @@ def main() -> None:
         seen += 1
         if (seen - 1) % args.sample:
             continue
-        for variant in ("as-written", "neutral"):
+        for variant in ("as-written", "neutral", "bare")[: 3 if args.bare else 2]:
             text = code if variant == "as-written" else neutralise(code, names)
+            text = strip_comments(text) if variant == "bare" else text
             match, _ = match_document(text, index, threshold=args.threshold)
             placed = judge.place(match, text, key)
             named = [op_name_key(sigs[t].task) for t in ([placed.item, *placed.tied] if placed else [])]

@@ -9,6 +9,9 @@ spelling of the name inside any identifier or string is replaced: `conv2d_min_ta
 saying "apply tanh") are kept: they are what the code says it does, not its name.
 
     python benchmarks/neutralise_names.py SRC_DIR DST_DIR   # every *.py submission, by file stem
+
+`strip_comments` removes what a row says in prose beside its code (C and Python comments,
+docstrings): the harder case of a renamed row that explains nothing.
 """
 
 from __future__ import annotations
@@ -55,6 +58,20 @@ def neutralise(text: str, names: list[str]) -> str:
         pattern = re.escape(spelling) + ("" if len(_words(spelling)) > 1 else _AFFIX)
         text = re.sub(pattern, neutral, text, flags=flags)
     return text
+
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_DOCSTRING = re.compile(r'"""[\s\S]*?"""' + r"|'''[\s\S]*?'''")
+# A Python comment, not a preprocessor line (`#include`, `#define`, `#if`, ...).
+_PY_COMMENT = re.compile(
+    r"(?m)(?:^|(?<=\s))#(?!\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error)\b)[^\n]*"
+)
+
+
+def strip_comments(text: str) -> str:
+    """The text without its comments and docstrings (a string holding `//` loses its tail: rare
+    in kernels, and only ever less for the matcher to read)."""
+    return _PY_COMMENT.sub("", _C_COMMENT.sub("", _DOCSTRING.sub("", text)))
 
 
 def main() -> None:

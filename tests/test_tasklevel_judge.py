@@ -230,12 +230,14 @@ def get_init_inputs():
 
 
 def test_with_a_judge_a_task_that_requires_no_op_is_a_candidate_by_its_words() -> None:
-    # A broadcast add requires no op (arithmetic is in every kernel): offline it is never placed
-    # by semantics; with a judge, its words (bias, broadcast) rank it among the candidates.
+    # A broadcast add requires no op (arithmetic is in every kernel): offline, a row that adds
+    # and then scales is no arithmetic task's (`dedup.weak_tasks.arithmetic_op`); with a judge,
+    # its words (bias, broadcast) rank the task among the candidates.
     index = _index({"add_bias_broadcast": ADD_BIAS})
     kernel = """extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR bias, GM_ADDR y) {
-  // the bias row is broadcast over every row of x
+  // the bias row is broadcast over every row of x, then scaled
   Add(yLocal, xLocal, biasLocal, rowLength);
+  Muls(yLocal, yLocal, scale, rowLength);
 }"""
     assert match_document(kernel, index)[0] is None
     index.judge_candidates = JUDGE_CANDIDATES
