@@ -702,6 +702,11 @@ def _sole_explanation(
     flagged 18 more ops-sparse files (`where`, `product` in test helpers)."""
     inferred = _not_extra_work(facts)
     shown = {op for op in facts.ops if strength(op) == STRONG and op not in inferred}
+    # The row's device functions name its steps (`TanhOut`, `SigmoidInplace` of a GRU): not read
+    # as ops (helper names of shared headers flag libraries), but an op they name counts here.
+    shown |= {
+        op for name in facts.function_names for op, _ in _identifier_ops(name) if strength(op) == STRONG
+    }
     explaining = []
     for scored in candidates:
         required = index.required[scored.task]

@@ -343,3 +343,7 @@ def test_a_row_whose_one_hand_written_op_only_one_task_does_is_placed_on_it() ->
     assert _task(index, match) == "hardtanh" and match is not None and match.level == "op"
     two = row.replace("AscendC::Maxs(", "AscendC::Sigmoid(t, x, n); AscendC::Maxs(")
     assert _task(index, match_document(two, index)[0]) != "hardtanh"
+    # A device function that names another op (`TanhOut`: a step of a larger kernel) is a step
+    # the task does not explain either.
+    helper = "__aicore__ inline void TanhOut(LocalTensor<float> y) {}\n"
+    assert _task(index, match_document(helper + row, index)[0]) != "hardtanh"
