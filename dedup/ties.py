@@ -45,17 +45,22 @@ def settle_tie(
     transposed = transposed_operands(code)
     square = square_only(code)
     state = _returned_state(stated.outputs)
+    switches = stated_switches(code)
     agreements: list[Callable[[TaskSignature], bool]] = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
         lambda sig: "input" in square and _square(sig.input_dims[:1]),
         lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
         lambda sig: bool(state) and sig.returns == state,
+        lambda sig: (
+            any(switches.get(name) == on for name, on in sig.switches.items())
+            and all(switches.get(name, on) == on for name, on in sig.switches.items())
+        ),
     ]
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
         tied = kept or tied
-    return named_apart(index, tied, words - switched_off(code))
+    return named_apart(index, tied, words - switched_off(switches))
 
 
 def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:
@@ -74,17 +79,22 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     return said if said and len(said) < len(tied) else tied
 
 
-# A switch of one word set off (`bidirectional=False`, `reverse = false`): the word says what the
-# row is not. A longer name qualifies its last words (`affine_align_corners = false`).
-_OFF_SWITCH = re.compile(r"\b([A-Za-z_]\w{0,63})\s{0,8}[:=]\s{0,8}(?:False|false)\b")
+# A switch set on or off (`bidirectional=False`, `batch_first = true`, `reverse: false`).
+_SWITCH = re.compile(r"\b([A-Za-z_]\w{0,63})\s{0,8}[:=]\s{0,8}(True|true|False|false)\b")
 
 
-def switched_off(code: str) -> set[str]:
-    """Words of the switches a row sets off: a GRU solution's comment `bidirectional=False` is
-    not a word for `gru_bidirectional_hidden` (held-out-a, renamed: 1 wrong placement fewer)."""
-    if "alse" not in code:
-        return set()
-    named = (split_identifier(name) for name in _OFF_SWITCH.findall(code))
+def stated_switches(code: str) -> dict[str, bool]:
+    """The switches a row states, name -> on (a GRU solution's `bidirectional=False` comment)."""
+    if "rue" not in code and "alse" not in code:
+        return {}
+    return {name: value.lower() == "true" for name, value in _SWITCH.findall(code)}
+
+
+def switched_off(switches: dict[str, bool]) -> set[str]:
+    """The words of the one-word switches a row sets off: `bidirectional=False` is no word for
+    `gru_bidirectional_hidden` (held-out-a, renamed: 1 wrong placement fewer). A longer name
+    qualifies its last words (`affine_align_corners = false`)."""
+    named = (split_identifier(name) for name, on in switches.items() if not on)
     return {words[0] for words in named if len(words) == 1}
 
 
@@ -105,6 +115,7 @@ def square_only(code: str) -> set[str]:
 
 # An op definition's output named after a recurrent state it returns (`c_n`, `h_n`, `hidden`).
 _STATE_OUTPUTS = {"cn": "c_n", "cellstate": "c_n", "hn": "h_n", "hidden": "h_n", "hiddenstate": "h_n"}
+_STATE_OUTPUTS |= dict.fromkeys(("y", "out", "output"), "output")  # the sequence of outputs
 
 
 def _returned_state(outputs: list[str]) -> str:

@@ -112,6 +112,18 @@ def _module_ops(init: ast.FunctionDef) -> dict[str, tuple[str, ...]]:
     return modules
 
 
+def module_switches(init: ast.FunctionDef) -> dict[str, bool]:
+    """The switches `__init__` builds its modules with, as literals (`bidirectional=True`,
+    `batch_first=False`): siblings differ there (`gru` / `gru_birectional`)."""
+    return {
+        keyword.arg: keyword.value.value
+        for node in ast.walk(init)
+        if isinstance(node, ast.Call)
+        for keyword in node.keywords
+        if keyword.arg and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool)
+    }
+
+
 _RECURRENT = frozenset({"lstm", "gru", "rnn"})
 
 
@@ -269,6 +281,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
         returns=returned_state(forward, modules),
+        switches=module_switches(init) if init else {},
     )
 
 

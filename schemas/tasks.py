@@ -47,6 +47,8 @@ class TaskSignature:
     transposed: list[str] = field(default_factory=list)
     # What a recurrent reference returns: "output", "h_n" or "c_n" ("" for any other reference).
     returns: str = ""
+    # The switches its modules are built with (`nn.GRU(..., bidirectional=True)`), name -> on.
+    switches: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -483,3 +483,23 @@ def test_a_switch_the_row_sets_off_is_not_a_word_for_the_sibling_it_names() -> N
     for off in ("reverse=False", "reverse = false"):
         match, _ = match_document(row + f"\n// walked with {off}\n", index)
         assert match is not None and len(match.tied) == 1, f"`{off}` was read as the word `reverse`"
+
+
+def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() -> None:
+    def gru(bidirectional: bool) -> str:
+        return _recurrent("GRU", "out").replace("num_layers)\n", f"num_layers, bidirectional={bidirectional})\n")
+
+    assert read_reference("t", gru(True)).switches == {"bidirectional": True}
+    index = _index({"gru": gru(False), "gru_bidirectional": gru(True)})
+    row = """
+// a GRU over num_layers layers of hidden_size (input_size in): its gates, then the next state
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_ih, GM_ADDR y) {
+  Sigmoid(gate, acc, n); Tanh(cell, acc2, n); Mul(cell, cell, gate, n);
+}
+// this->Input("x"); this->Input("h0"); this->Output("y");
+"""
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    for on, task in (("False", "gru"), ("True", "gru_bidirectional")):
+        match, _ = match_document(row + f"// layers=2, bidirectional={on}\n", index)
+        assert _task(index, match) == task and match.tied == []
