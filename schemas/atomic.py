@@ -11,6 +11,12 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+# The process's umask, read once at import (reading it means setting it: not safe once threads
+# run). A file written here gets the mode `open()` would give it; mkstemp's 0600 made reports
+# unreadable to the group a workspace is shared with.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_path(path: Path) -> Iterator[str]:
@@ -21,6 +27,7 @@ def atomic_path(path: Path) -> Iterator[str]:
     os.close(fd)
     try:
         yield tmp
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
