@@ -347,3 +347,27 @@ def test_a_row_whose_one_hand_written_op_only_one_task_does_is_placed_on_it() ->
     # the task does not explain either.
     helper = "__aicore__ inline void TanhOut(LocalTensor<float> y) {}\n"
     assert _task(index, match_document(helper + row, index)[0]) != "hardtanh"
+
+
+WIDE_CLASSIFIER = (
+    CLASSIFIER.replace("nn.Conv2d(1, 6, 5)", "nn.Conv2d(3, 96, 11, stride=4)")
+    .replace("nn.Conv2d(6, 16, 5)", "nn.Conv2d(96, 256, 7)")
+    .replace("16 * 5 * 5", "256 * 9 * 9")
+    .replace("torch.rand(1, 1, 32, 32)", "torch.rand(1, 3, 227, 227)")
+    .replace("return [10]", "return [1000]")
+)
+
+
+def test_a_classifier_network_is_placed_by_the_numbers_it_states() -> None:
+    # Networks' names state no op and their ops are every network's: the layer widths, kernel
+    # sizes and class counts a row states are what tell them apart.
+    index = _index({"conv2d_relu": CONV_RELU, "le_net_5": CLASSIFIER, "wide_net": WIDE_CLASSIFIER})
+    head = "// classifier: conv(1->6, k=5), conv(6->16, k=5), fc(400 -> num_classes=10) on 32x32 inputs\n"
+    row = head + _conv_kernel("  Relu(y, acc, n);")
+    assert _task(index, match_document(row, index)[0]) == "le_net_5"
+    wide = head.replace("1->6, k=5), conv(6->16, k=5), fc(400", "3->96, k=11), conv(96->256, k=7), fc(20736")
+    wide = wide.replace("=10) on 32x32", "=1000) on 227x227")
+    assert _task(index, match_document(wide + _conv_kernel("  Relu(y, acc, n);"), index)[0]) == "wide_net"
+    # Numbers both networks state alike name neither.
+    vague = "// classifier: conv layers then fc to num_classes\n" + _conv_kernel("  Relu(y, acc, n);")
+    assert match_document(vague, index)[0] is None

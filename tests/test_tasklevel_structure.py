@@ -487,7 +487,9 @@ def test_a_switch_the_row_sets_off_is_not_a_word_for_the_sibling_it_names() -> N
 
 def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() -> None:
     def gru(bidirectional: bool) -> str:
-        return _recurrent("GRU", "out").replace("num_layers)\n", f"num_layers, bidirectional={bidirectional})\n")
+        return _recurrent("GRU", "out").replace(
+            "num_layers)\n", f"num_layers, bidirectional={bidirectional})\n"
+        )
 
     assert read_reference("t", gru(True)).switches == {"bidirectional": True}
     index = _index({"gru": gru(False), "gru_bidirectional": gru(True)})
