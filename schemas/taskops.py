@@ -335,7 +335,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "rnn": ("matmul", "tanh"),
     "mish": ("softplus", "tanh"),
     "swish": ("sigmoid",),
-    "gelu": ("tanh",),
+    "gelu": ("tanh", "sigmoid"),  # the tanh form, and x * sigmoid(1.702 x)
     "tanh": ("sigmoid",),  # tanh(x) = 2 sigmoid(2x) - 1
     "log_softmax": ("softmax", "logsumexp"),
     "softmax": ("logsumexp",),

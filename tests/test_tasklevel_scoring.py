@@ -371,3 +371,13 @@ def test_a_classifier_network_is_placed_by_the_numbers_it_states() -> None:
     # Numbers both networks state alike name neither.
     vague = "// classifier: conv layers then fc to num_classes\n" + _conv_kernel("  Relu(y, acc, n);")
     assert match_document(vague, index)[0] is None
+
+
+def test_a_gelu_carried_out_with_a_sigmoid_or_a_tanh_does_no_extra_work() -> None:
+    # x * sigmoid(1.702 x) and the tanh form are how kernels compute a GELU.
+    index = _index({"conv2d_gelu": _reference("        x = F.gelu(x)")})
+    plain = _conv_kernel("  // gelu of the conv2d\n  Gelu(y, acc, n);")
+    base = semantic_score(index, 0, *candidate_facts(plain, full=False), frozenset()).score
+    for helper in ("Sigmoid(t, acc, n);  // gelu as x * sigmoid(1.702 x)", "Tanh(t, acc, n);"):
+        row = plain.replace("Gelu(y, acc, n);", helper)
+        assert semantic_score(index, 0, *candidate_facts(row, full=False), frozenset()).score >= base
