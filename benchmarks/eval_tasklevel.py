@@ -7,7 +7,9 @@ a control corpus (kernels of no benchmark task) that is flagged.
 - Test side: every PyTorch reference under --reference (one task per file).
 - Solutions: every submission-format `.py` of --submissions (truth: its file stem) and every op
   directory of --trees (truth: the directory name, `ArgmaxOverADimensionCustom`); a solution
-  whose truth normalises to no task name is counted apart (no right answer to find).
+  whose truth normalises to no task name is counted apart (no right answer to find). --fixes
+  reads repair rows instead (`ascendc-skill`'s `reference/issues`: an error and the diff that
+  fixed a solution, a fragment of it).
 - Each solution is matched as written and with every identifier spelt after its task replaced
   (benchmarks/neutralise_names.py); with --bare, also renamed and without its comments and
   docstrings. Recall: share of solutions placed on their task; precision:
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,6 +119,11 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
                 if f.is_file() and f.suffix in _CODE and f.name != "result.json"
             )
             rows.append((op_dir.name, code, [op_dir.name]))
+    for directory in args.fixes:
+        for path in sorted(Path(directory).glob("*.json")):
+            for entry in json.loads(path.read_text(encoding="utf-8")):
+                text = f"{entry.get('error', '')}\n{entry.get('code_diff', '')}"
+                rows.append((path.stem, text, [path.stem, entry.get("op", "")]))
     return rows
 
 
@@ -147,6 +155,13 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, required=True)
     parser.add_argument("--submissions", nargs="*", default=[])
     parser.add_argument("--trees", nargs="*", default=[])
+    parser.add_argument(
+        "--fixes",
+        nargs="*",
+        default=[],
+        help="folders of JSON lists of {op, error, code_diff}: repair rows, a compiler error and the diff "
+        "that fixed it (truth: the file stem)",
+    )
     parser.add_argument("--control", nargs="*", default=[])
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--exclude", nargs="*", default=[], help="reference sub-folders to leave out")
