@@ -432,6 +432,17 @@ def get_init_inputs():
 """
 
 
+def _recurrent_row(module: str, output: str) -> str:
+    """A renamed recurrent kernel: its gates, its op definition's inputs and one output."""
+    return f"""
+// a {module} over num_layers layers of hidden_size (input_size in): its gates, then the next state
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_ih, GM_ADDR y) {{
+  Sigmoid(gate, acc, n); Tanh(cell, acc2, n); Mul(cell, cell, gate, n);
+}}
+// this->Input("x"); this->Input("h0"); this->Output("{output}");
+"""
+
+
 def test_the_reference_states_which_recurrent_result_it_returns() -> None:
     assert read_reference("t", _recurrent("GRU", "out")).returns == "output"
     assert read_reference("t", _recurrent("GRU", "h_n")).returns == "h_n"
@@ -443,14 +454,7 @@ def test_the_reference_states_which_recurrent_result_it_returns() -> None:
 
 def test_the_state_a_rows_output_is_named_after_settles_a_tie_between_siblings() -> None:
     index = _index({"lstm_hn": _recurrent("LSTM", "state[0]"), "lstm_cn": _recurrent("LSTM", "state[1]")})
-    row = """
-// an LSTM over num_layers layers of hidden_size (input_size in): its gates, then the next state
-// specialised: x [12, 6, 20], h0 [2, 6, 32]
-extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_ih, GM_ADDR y) {
-  Sigmoid(gate, acc, n); Tanh(cell, acc2, n); Mul(cell, cell, gate, n);
-}
-// this->Input("x"); this->Input("h0"); this->Output("OUT");
-"""
+    row = _recurrent_row("LSTM", "OUT") + "// specialised: x [12, 6, 20], h0 [2, 6, 32]\n"
     match, _ = match_document(row, index)
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
     for name, task in (("c_n", "lstm_cn"), ("h_n", "lstm_hn")):
@@ -493,13 +497,7 @@ def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() 
 
     assert read_reference("t", gru(True)).switches == {"bidirectional": True}
     index = _index({"gru": gru(False), "gru_bidirectional": gru(True)})
-    row = """
-// a GRU over num_layers layers of hidden_size (input_size in): its gates, then the next state
-extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR h0, GM_ADDR w_ih, GM_ADDR y) {
-  Sigmoid(gate, acc, n); Tanh(cell, acc2, n); Mul(cell, cell, gate, n);
-}
-// this->Input("x"); this->Input("h0"); this->Output("y");
-"""
+    row = _recurrent_row("GRU", "y")
     match, _ = match_document(row, index)
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
     for on, task in (("False", "gru"), ("True", "gru_bidirectional")):
