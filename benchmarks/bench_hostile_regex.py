@@ -26,8 +26,8 @@ from annotate.tasks.kernel_reasoning import _tagged_sections, drop_licence_comme
 from curate.code_blocks import extract_blocks
 from dedup.idioms import handwritten_ops
 from dedup.tasks import candidate_facts
-from dedup.ties import square_only, transposed_operands
-from dedup.weak_tasks import elementwise_ops, performed_reductions
+from dedup.ties import square_only, stated_switches, transposed_operands
+from dedup.weak_tasks import arithmetic_op, elementwise_ops, performed_reductions
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
@@ -194,6 +194,11 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "square_only: H != W": (square_only, lambda n: "kh != kw " * (n // 9)),
     "square_only: long words": (square_only, lambda n: ("k" * 60 + "h != ") * (n // 65)),
     "transposed_operands: SetAType( openings": (transposed_operands, lambda n: "SetAType(" * (n // 9)),
+    "arithmetic_op: 'Adds<' openings": (arithmetic_op, lambda n: "Adds< " * (n // 6)),
+    "arithmetic_op: Add and Mul calls": (arithmetic_op, lambda n: "Add(a); Muls(b); " * (n // 17)),
+    "stated_switches: '= false' runs": (stated_switches, lambda n: "a = false, " * (n // 11)),
+    "stated_switches: one long word": (stated_switches, lambda n: "x" * n + " = true"),
+    "stated_switches: '=' runs": (stated_switches, lambda n: "flag = " * (n // 7) + "true"),
 }
 
 

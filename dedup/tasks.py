@@ -137,12 +137,12 @@ _DIM_CHECK = re.compile(r"(?:dim\(\)|GetDimNum\(\)|\.ndim)\s*[!=]=\s*([3-5])(?!\
 # aclnnConvolution's flag: a binding that passes `transposed = false` does a plain convolution even
 # though it also passes an output padding (a word that otherwise shows a transposed one).
 _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
-# A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
-# is not a computation it does.
 # A model that ends in a classification head (`num_classes`) is a network: a benchmark's fused
 # task is a block of it, not what it solves. Dev and held-out-a, renamed: 3 networks (LeNet-5,
 # EfficientNet-B1, Swin MLP) were placed on a fused conv task their first block does.
 _CLASSIFIER = re.compile(r"\bnum_?classes\b", re.I)
+# A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
+# is not a computation it does.
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
 
 
@@ -669,12 +669,10 @@ def match_document(
         kept = settle_tie(index, [s.task for s in tied], code, stated, words)
         tied = [s for s in tied if s.task in kept]
         best = tied[0] if len(tied) == 1 else None
-    if best is None and not tied and classifier:
-        best = _network_by_numbers(index, facts, words, numbers, fits)
-    if best is None and not tied:
-        sole = _sole_explanation(index, candidates, facts)
-        if sole is not None and sole.score >= SOLE_FLOOR:
-            best = sole
+    if best is None and not tied:  # what the row does, where its words place nothing
+        if classifier:
+            best = _network_by_numbers(index, facts, words, numbers, fits)
+        best = best or _sole_explanation(index, candidates, facts)
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -753,7 +751,7 @@ def _sole_explanation(
             and shown <= task_ops | implied_ops(task_ops)
         ):
             explaining.append(scored)
-    return explaining[0] if len(explaining) == 1 else None
+    return explaining[0] if len(explaining) == 1 and explaining[0].score >= SOLE_FLOOR else None
 
 
 def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMatch]) -> TaskMatch:
@@ -805,8 +803,9 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
 
 def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
     """A cheap, exact pre-test: semantics needs a strong op word somewhere in the text (any case
-    and separator) or a weak op's form (`dedup.weak_tasks`), identity a name equal to a task's.
-    Most rows of a large corpus fail all three and
+    and separator), a weak op's form (`dedup.weak_tasks`) or one arithmetic op beside a word of
+    the arithmetic tasks (`TaskIndex.arithmetic_words`), identity a name equal to a task's.
+    Most rows of a large corpus fail all four and
     skip the word scan. Each test is one regex search over a trie of its words (C speed; the
     Python loop over 112 stems it replaced was 28% of task matching on 40k synthetic rows)."""
     squashed = code.lower().replace("_", "").replace(" ", "")

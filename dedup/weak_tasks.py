@@ -42,7 +42,7 @@ _ELEMENTWISE_CALL = re.compile(
 )
 
 # AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
-_ARITHMETIC_CALL = re.compile(r"\b(Add|Sub|Mul|Div)s?\s*(?:<[^<>;()]{0,64}>)?\s*\(")
+_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)\s*(?:<[^<>;()]{0,64}>)?\s*\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +120,9 @@ def performed_forms(code: str, ops: dict[str, str]) -> dict[WeakForm, dict[str, 
 def arithmetic_op(code: str) -> dict[str, str]:
     """The one arithmetic op a kernel's AscendC vector calls do (`{"add": "Adds"}`), or {} when
     they do none or several (a bias added, then scaled, is some other task)."""
-    calls = {hit.group(0).split("(")[0].split("<")[0].strip() for hit in _ARITHMETIC_CALL.finditer(code)}
-    ops = {call.rstrip("s").lower() for call in calls}
-    return {ops.pop(): ", ".join(sorted(calls))} if len(ops) == 1 else {}
+    calls = {(call, op.lower()) for call, op in _ARITHMETIC_CALL.findall(code)}
+    ops = {op for _, op in calls}
+    return {ops.pop(): ", ".join(sorted(call for call, _ in calls))} if len(ops) == 1 else {}
 
 
 def elementwise_ops(code: str) -> dict[str, str]:

@@ -351,3 +351,23 @@ def test_addresses_in_a_row_are_read_once_per_run() -> None:
         [("E-mail address", "x@y.org")],  # after a `%`; the `z` of `éz` has a word character before it
     ]
     assert "_EMAIL.finditer" not in inspect.getsource(secret_scan)
+
+
+# -- task matching: arithmetic calls and stated switches (dedup/weak_tasks.py, dedup/ties.py) -------
+
+
+def test_arithmetic_calls_and_switches_are_read_in_bounded_patterns() -> None:
+    from dedup.ties import _SWITCH, stated_switches
+    from dedup.weak_tasks import _ARITHMETIC_CALL, arithmetic_op
+
+    assert arithmetic_op("Adds< " * (HOSTILE // 6)) == {}
+    assert arithmetic_op("Add(a); Muls(b); " * (HOSTILE // 17)) == {}  # two ops: no one arithmetic op
+    assert arithmetic_op("AscendC::Div<float>(y, a, b, n);") == {"div": "Div"}
+    assert stated_switches("x" * HOSTILE + " = true") == {}  # a name is at most 64 characters
+    assert stated_switches("flag = " * (HOSTILE // 7) + "true") == {"flag": True}
+    assert stated_switches("// bidirectional=False, batch_first: true") == {
+        "bidirectional": False,
+        "batch_first": True,
+    }
+    for pattern in (_SWITCH, _ARITHMETIC_CALL):
+        assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
