@@ -15,6 +15,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
   docstrings. Recall: share of solutions placed on their task; precision:
   share of placements that are right.
 - Dev / held-out: md5 of the truth task's key, first byte mod 10 < 7 -> dev. Tune on dev only.
+  Held-out is halved by the second byte (`split_of`): held-out-a, opened for tuning once the
+  whole of held-out had been read as totals for sessions, and held-out-b.
 - Control: each --control folder read per unit (a file with a kernel entry plus its folder's
   files, as `dedup` reads a unit) and per file (every code file alone, shared headers included);
   printed: documents, flagged (either level) and its share, flagged as fused, as op level.
