@@ -19,6 +19,7 @@ norm takes a square root):
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -88,6 +89,13 @@ def form_of_task(words: list[str], required: frozenset[str], ops: list[str]) -> 
 def performed_reductions(code: str) -> dict[str, str]:
     """The reductions (`sum`, `max`, `min`, `mean`) a kernel's code performs, each with the code
     that shows it: an API call, a running compare, or what its comments and names say."""
+    return dict(_reductions(code))
+
+
+# One entry: the pre-test (`may_show_a_form`) and the match (`performed_forms`) ask about the same
+# row one after the other; a str caches its hash, so the lookup costs nothing.
+@functools.lru_cache(maxsize=1)
+def _reductions(code: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     hits = [
         *(_REDUCE_CALL.finditer(code) if "Reduce" in code else ()),
@@ -97,7 +105,7 @@ def performed_reductions(code: str) -> dict[str, str]:
         found.setdefault(next(op for op in hit.groups() if op).lower(), hit.group(0))
     for hit in _RUNNING_COMPARE.finditer(code) if "?" in code else ():
         found.setdefault("max" if hit.group(3) == ">" else "min", " ".join(hit.group(0).split()))
-    return found
+    return tuple(found.items())
 
 
 def performed_forms(code: str, ops: dict[str, str]) -> dict[WeakForm, dict[str, str]]:
@@ -145,4 +153,4 @@ def elementwise_ops(code: str) -> dict[str, str]:
 def may_show_a_form(code: str) -> bool:
     """Whether the code shows a reduction or a broadcast (the pre-test of a row that shows no
     strong op; arithmetic is in most kernels: `dedup.tasks._may_match` asks for a word too)."""
-    return bool(performed_reductions(code)) or _BROADCAST.search(code) is not None
+    return bool(_reductions(code)) or _BROADCAST.search(code) is not None
