@@ -651,28 +651,30 @@ def match_document(
         # Dev, renamed solutions: 5 more placed, 4 right (README).
         fitting = _only_fitting([s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN], fits)
     tied: list[SemanticScore] = []
+    basis = "score"
     if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
         if best.score >= max(threshold, TIE_FLOOR) and fitting is None:
             tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
-        best = fitting  # below the threshold, or a tie: the one candidate the structure fits
+        best, basis = fitting, "structure"  # below the threshold, or a tie: the one the structure fits
     elif best is not None and fitting is not None and best.task not in fits:
-        best = fitting  # the words chose a task whose structure the row does not repeat
+        best, basis = fitting, "structure"  # the words chose a task whose structure the row does not repeat
     # A constructor only one task has outweighs words: it places the row where semantics did
     # not, or instead of a task whose structure the row does not repeat. Dev, renamed
     # solutions: 4 more right (two networks; one moved off a wrong sibling), 1 wrong fewer.
     unique = uniquely_fitting(index, facts, present)
     if unique is not None and (best is None or best.task not in fits):
-        best = semantic_score(index, unique, facts, words, numbers)
+        best, basis = semantic_score(index, unique, facts, words, numbers), "constructor"
     if best is None and tied:
         stated = CandidateFacts()
         _op_definition(code, stated)
         kept = settle_tie(index, [s.task for s in tied], code, stated, words)
         tied = [s for s in tied if s.task in kept]
-        best = tied[0] if len(tied) == 1 else None
+        best, basis = (tied[0] if len(tied) == 1 else None), "tie settled"
     if best is None and not tied:  # what the row does, where its words place nothing
         if classifier:
-            best = _network_by_numbers(index, facts, words, numbers, fits)
-        best = best or _sole_explanation(index, candidates, facts)
+            best, basis = _network_by_numbers(index, facts, words, numbers, fits), "network numbers"
+        if best is None:
+            best, basis = _sole_explanation(index, candidates, facts), "one explanation"
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -680,7 +682,7 @@ def match_document(
         return _tied_match(index, tied, judged), facts
     if best is not None:
         match = _scored_match(index, best, "semantics")
-        match.alternatives = judged
+        match.alternatives, match.basis = judged, basis
         return match, facts
     if judged:  # no placement: the best candidate, for a judge to confirm or refuse
         judged[0].alternatives = judged[1:]
@@ -689,6 +691,16 @@ def match_document(
 
 
 NETWORK_AGREEMENT, NETWORK_MARGIN = 0.5, 0.1
+# What placed a semantics match (`TaskMatch.basis`), as the report says it.
+BASES = {
+    "score": "the best score, clear of the others",
+    "structure": "the one candidate whose structure the row repeats",
+    "constructor": "a constructor only this task has",
+    "tie settled": "the tied task that agrees with what the row states",
+    "tie": "one of tasks its words tie",
+    "network numbers": "the one network whose numbers the row states",
+    "one explanation": "the one task that explains its hand-written op",
+}
 
 
 def _network_by_numbers(
@@ -760,7 +772,7 @@ def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMa
     with the others named (`TaskMatch.tied`), confidence low. A judge, when asked, settles it."""
     first, *others = sorted(tied, key=lambda s: (-s.score, s.task))
     match = _scored_match(index, first, "semantics")
-    match.confidence, match.tied = "low", [s.task for s in others]
+    match.confidence, match.tied, match.basis = "low", [s.task for s in others], "tie"
     match.alternatives = [option for option in judged if option.item != first.task]
     return match
 

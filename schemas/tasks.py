@@ -94,6 +94,9 @@ class TaskMatch:
     name: str = ""  # the candidate name that equals the task's (identity)
     shared_numbers: list[float] = field(default_factory=list)  # values both sides state
     judge: str = ""  # "", yes, no: the judge's verdict when one was asked
+    # Why semantics placed it there (`dedup.tasks.BASES`): the score, the structure the row
+    # repeats, a tie settled, the numbers of one network, the one task its hand-written op is.
+    basis: str = ""
     # Other tasks a judge is asked about, in rank order, when it refuses this one (layer candidate)
     alternatives: list[TaskMatch] = field(default_factory=list)
     # Other tasks (benchmark items) the document solves as well as this one, as far as its words

@@ -21,3 +21,11 @@ def test_two_kernels_of_one_file_are_two_rows_told_apart_by_their_kernel() -> No
     rows = [line for line in task_markdown(records, {}) if line.startswith("| `fused.cpp`")]
     assert sorted(rows) == sorted(set(rows)) and len(rows) == 2
     assert any("kernel `fused_a`" in r for r in rows) and any("kernel `fused_b`" in r for r in rows)
+
+
+def test_the_report_says_what_placed_a_match_where_the_score_alone_did_not() -> None:
+    from curate.report.task_leaks import _layer
+
+    assert _layer({"layer": "semantics", "basis": "score"}) == "semantics"
+    assert _layer({"layer": "identity", "basis": ""}) == "identity"
+    assert _layer({"layer": "semantics", "basis": "one explanation"}) == "semantics (one explanation)"

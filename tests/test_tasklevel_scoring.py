@@ -244,7 +244,7 @@ def test_siblings_the_row_does_not_tell_apart_are_flagged_together() -> None:
     assert match is not None, "a row that solves one of two tied siblings was not flagged"
     named = {index.signatures[t].task for t in (match.item, *match.tied)}
     assert named == set(TIED_SIBLINGS), "a tie between siblings was settled by the order of the tasks"
-    assert match.confidence == "low"
+    assert match.confidence == "low" and match.basis == "tie"
 
 
 def test_a_tie_below_the_tie_floor_is_not_flagged(monkeypatch) -> None:
@@ -341,6 +341,7 @@ def test_a_row_whose_one_hand_written_op_only_one_task_does_is_placed_on_it() ->
     row = f'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {{\n  bool done = false;\n{body}\n}}\n'
     match, _ = match_document(row, index)
     assert _task(index, match) == "hardtanh" and match is not None and match.level == "op"
+    assert match.basis == "one explanation"
     two = row.replace("AscendC::Maxs(", "AscendC::Sigmoid(t, x, n); AscendC::Maxs(")
     assert _task(index, match_document(two, index)[0]) != "hardtanh"
     # A device function that names another op (`TanhOut`: a step of a larger kernel) is a step
@@ -364,7 +365,8 @@ def test_a_classifier_network_is_placed_by_the_numbers_it_states() -> None:
     index = _index({"conv2d_relu": CONV_RELU, "le_net_5": CLASSIFIER, "wide_net": WIDE_CLASSIFIER})
     head = "// classifier: conv(1->6, k=5), conv(6->16, k=5), fc(400 -> num_classes=10) on 32x32 inputs\n"
     row = head + _conv_kernel("  Relu(y, acc, n);")
-    assert _task(index, match_document(row, index)[0]) == "le_net_5"
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "le_net_5" and match is not None and match.basis == "network numbers"
     wide = head.replace("1->6, k=5), conv(6->16, k=5), fc(400", "3->96, k=11), conv(96->256, k=7), fc(20736")
     wide = wide.replace("=10) on 32x32", "=1000) on 227x227")
     assert _task(index, match_document(wide + _conv_kernel("  Relu(y, acc, n);"), index)[0]) == "wide_net"

@@ -165,6 +165,7 @@ def test_a_constructor_only_one_task_has_places_a_network() -> None:
     assert match_document(row, index)[0] is None
     match, _ = match_document(row + model, index)
     assert _task(index, match) == "tiny_net" and match is not None and match.layer == "semantics"
+    assert match.basis == "constructor"
     # The same constructor on a row that shows under half of the network's ops places nothing,
     # and neither does it on a row of another rank (a 3-D input checked against a 2-D network).
     match, _ = match_document("__aicore__ void K() { Add(y, x, x, n); }" + model, index)
@@ -231,7 +232,7 @@ def test_of_the_candidates_the_words_tie_the_one_whose_structure_the_row_repeats
     document = "// a standard convolution\n" + PLAIN_CONV + MODEL_NEW.format(annotation="int")
     match, _ = match_document(document, index)
     assert _task(index, match) == "conv_standard_2d_square_kernel"
-    assert match is not None and match.layer == "semantics"
+    assert match is not None and match.layer == "semantics" and match.basis == "structure"
 
 
 def test_a_network_whose_constructor_the_row_annotates_is_found_by_its_parameter_names() -> None:
@@ -502,4 +503,5 @@ def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() 
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
     for on, task in (("False", "gru"), ("True", "gru_bidirectional")):
         match, _ = match_document(row + f"// layers=2, bidirectional={on}\n", index)
-        assert _task(index, match) == task and match.tied == []
+        assert _task(index, match) == task and match is not None and match.tied == []
+        assert match.basis == "tie settled"

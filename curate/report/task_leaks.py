@@ -9,7 +9,7 @@ from typing import Any
 
 from curate.judge import GIVE_UP_AFTER
 from dedup.structure import structural_fit
-from dedup.tasks import TaskIndex, candidate_facts, unit_document
+from dedup.tasks import BASES, TaskIndex, candidate_facts, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
@@ -35,6 +35,7 @@ def task_record(
         "task_path": item.path,
         "tied_tasks": [items[i].task_name for i in match.tied],
         "layer": match.layer,
+        "basis": match.basis,
         "level": match.level,
         "score": match.score,
         "confidence": match.confidence,
@@ -106,6 +107,7 @@ def short_record(match: TaskMatch, unit: KernelUnit, items: Sequence[BenchmarkIt
         "task_name": item.task_name,
         "tied_tasks": [items[i].task_name for i in match.tied],
         "layer": match.layer,
+        "basis": match.basis,
         "level": match.level,
         "score": match.score,
         "judge": match.judge,
@@ -117,6 +119,12 @@ def _document(record: dict[str, Any]) -> str:
     """The unit's file, and its kernel: a file with several kernels is several documents."""
     kernel = record.get("unit_kernel")
     return f"`{record['unit_path']}`" + (f" kernel `{kernel}`" if kernel else "")
+
+
+def _layer(record: dict[str, Any]) -> str:
+    """The layer, and for semantics what placed the match where the score alone did not."""
+    basis = record.get("basis") or "score"
+    return record["layer"] if basis == "score" else f"{record['layer']} ({basis})"
 
 
 def _task(record: dict[str, Any]) -> str:
@@ -175,7 +183,10 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
             else ""
         )
         + ". Layers: identity (a name the document gives itself is the task's), semantics (what it "
-        "states and does against the task's PyTorch reference)" + _judge_sentence(counts)
+        "states and does against the task's PyTorch reference; in brackets, what placed it where the"
+        " score alone did not: the structure it repeats, a constructor only that task has, a tie"
+        " settled by what it states, the numbers of one network, the one task its hand-written op"
+        " is)" + _judge_sentence(counts)
     )
     if not records:
         out += ["", "None."]
@@ -183,12 +194,14 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
     out += ["", "| document | task | layer | level | score | judge |", "|---|---|---|---|---:|---|"]
     for r in records[:50]:
         out.append(
-            f"| {_document(r)} | {_task(r)} | {r['layer']} | {r['level']} | "
+            f"| {_document(r)} | {_task(r)} | {_layer(r)} | {r['level']} | "
             f"{r['score']:.3f} | {r['judge'] or '-'} |"
         )
     for n, r in enumerate([r for r in records if "task" in r][:TOP_TASK_MATCHES], start=1):
         task, cand = r["task"], r["candidate"]
         out += ["", f"### {n}. {_document(r)} solves {_task(r)} ({r['layer']}, {r['level']})", ""]
+        if r.get("basis") in BASES:
+            out += [f"Placed by {BASES[r['basis']]}.", ""]
         out += ["| the task states | the document states |", "|---|---|"]
         out.append(f"| required ops: {_join(task['required_ops'])} | ops shown: {_join(cand['ops'])} |")
         out.append(f"| calls: {_join(task['calls'])} | AscendC calls: {_join(cand['apis'])} |")
