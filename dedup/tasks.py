@@ -664,6 +664,13 @@ def match_document(
     unique = uniquely_fitting(index, facts, present)
     if unique is not None and (best is None or best.task not in fits):
         best, basis = semantic_score(index, unique, facts, words, numbers), "constructor"
+    networks = _fitting_networks(index, facts, present, fits)
+    if networks and (best is None or best.task not in fits):
+        scored_networks = [semantic_score(index, t, facts, words, numbers) for t in networks]
+        if len(scored_networks) == 1:
+            best, basis, tied = scored_networks[0], "structure", []
+        else:
+            best, tied = None, scored_networks
     if best is None and tied:
         stated = CandidateFacts()
         _op_definition(code, stated)
@@ -691,6 +698,28 @@ def match_document(
 
 
 NETWORK_AGREEMENT, NETWORK_MARGIN = 0.5, 0.1
+NETWORKS_NAMED_AT_MOST = 3
+
+
+def _fitting_networks(
+    index: TaskIndex, facts: CandidateFacts, present: set[str], fits: set[int]
+) -> list[int]:
+    """The networks (tasks whose name states no op) a row's structure fits, when it fits no other
+    task and at most NETWORKS_NAMED_AT_MOST of them, each shown by half its ops at least in its
+    rank: the row is a solution of one of them, not of a fused task one of its blocks does
+    (`shallow_wide_mlp` had been placed on `gemm_add_relu`; `densenet121` and `densenet201`, the
+    two NetVLADs, Mamba's two returns had been left unplaced)."""
+    if not fits or len(fits) > NETWORKS_NAMED_AT_MOST or any(index.named[t] for t in fits):
+        return []
+    dims = set(facts.dims)
+    shown = [
+        t
+        for t in sorted(fits)
+        if 2 * len(index.required[t] & present) >= len(index.required[t]) and same_rank(index, t, dims)
+    ]
+    return shown if len(shown) == len(fits) else []
+
+
 # What placed a semantics match (`TaskMatch.basis`), as the report says it.
 BASES = {
     "score": "the best score, clear of the others",

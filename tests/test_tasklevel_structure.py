@@ -505,3 +505,55 @@ def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() 
         match, _ = match_document(row + f"// layers=2, bidirectional={on}\n", index)
         assert _task(index, match) == task and match is not None and match.tied == []
         assert match.basis == "tie settled"
+
+
+def _mlp(widths: str) -> str:
+    return f"""import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, input_size, layer_sizes, output_size):
+        super().__init__()
+        layers, width = [], input_size
+        for size in layer_sizes:
+            layers += [nn.Linear(width, size), nn.ReLU()]
+            width = size
+        layers.append(nn.Linear(width, output_size))
+        self.network = nn.Sequential(*layers)
+
+    def forward(self, x):
+        return self.network(x)
+
+def get_inputs():
+    return [torch.rand(1, 1000)]
+
+def get_init_inputs():
+    return [1000, {widths}, 10]
+"""
+
+
+GEMM_RELU = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return torch.relu(self.gemm(x))
+"""
+
+
+def test_a_row_whose_structure_fits_only_networks_is_one_of_them_not_a_fused_task() -> None:
+    index = _index({"gemm_relu": GEMM_RELU, "deep_mlp": _mlp("[50, 50, 50]"), "wide_mlp": _mlp("[4000]")})
+    kernel = "// gemm (in_features -> out_features) then relu\n__aicore__ void Layer() { Mmad(c, a, b, n); Relu(c, c, n); }\n"
+    assert _task(index, match_document(kernel, index)[0]) == "gemm_relu"
+    model = MODEL_NEW.replace(
+        "in_channels,\n        out_channels,\n        kernel_size: {annotation},",
+        "input_size, layer_sizes, output_size,",
+    )
+    match, _ = match_document(kernel + model, index)
+    assert match is not None, "a network's solution was not flagged"
+    named = {index.signatures[t].task for t in (match.item, *match.tied)}
+    assert named == {"deep_mlp", "wide_mlp"} and match.basis == "tie"
