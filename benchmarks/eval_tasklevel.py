@@ -8,8 +8,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
 - Solutions: every submission-format `.py` of --submissions (truth: its file stem) and every op
   directory of --trees (truth: the directory name, `ArgmaxOverADimensionCustom`); a solution
   whose truth normalises to no task name is counted apart (no right answer to find). --fixes
-  reads repair rows instead (`ascendc-skill`'s `reference/issues`: an error and the diff that
-  fixed a solution, a fragment of it).
+  reads repair rows too (`ascendc-skill`'s `reference/issues`: an error and the diff that fixed
+  a solution, a fragment of it; truth: the file stem).
 - Each solution is matched as written and with every identifier spelt after its task replaced
   (benchmarks/neutralise_names.py); with --bare, also renamed and without its comments and
   docstrings. Recall: share of solutions placed on their task; precision:
@@ -56,7 +56,7 @@ _CODE = (".cpp", ".h", ".hpp", ".cc", ".asc", ".json")
 def split_of(key: str) -> str:
     """dev (7 in 10 tasks) or held-out; held-out is halved by a second byte into held-out-a
     (opened for tuning in session 9, once session 8 had read all of held-out as figures only)
-    and held-out-b (still read only as figures, at the end)."""
+    and held-out-b (kept to the end of session 9, then read; no longer unseen: README)."""
     digest = hashlib.md5(key.encode()).digest()
     if digest[0] % 10 < 7:
         return "dev"

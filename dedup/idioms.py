@@ -46,7 +46,7 @@ _EXP_LESS_MAX = (
     rf"|\bAdds{_CALL}[^;]{{0,400}}?,\s*-\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?\s*{_MAX_WORD}[^;]{{0,128}};{_STEPS}Exp{_CALL}"
     rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
 )
-_LOG_AFTER_ADD = r"Log\s*(?:<[^<>;]{0,64}>)?\s*\("
+_LOG_AFTER_ADD = rf"Log{_CALL}"
 # a variance from the first two moments: `ex2 - mean * mean`
 _MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
 
@@ -189,15 +189,13 @@ IDIOMS: tuple[Idiom, ...] = (
         "Exp",
         rf"(?s)\bMuls{_CALL}[^;]{{0,400}}?,\s*-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}};{_STEPS}Exp{_CALL}[^;]{{0,400}};"
         rf"{_STEPS}{_ADD_ONE}{_STEPS}(?:Reciprocal|Div)\b",
-        lead=r"Exp\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400};",
+        lead=rf"Exp{_CALL}[^;]{{0,400}};",
     ),
     # log(1 + exp(v)) in AscendC's calls: Exp, an Adds of 1 (or an Add of ones), then Log; tanh as
     # (1 - e) / (1 + e) of e = exp(-2 v) (Muls, Exp, Div); a softplus, then at most 8 statements
     # on (its max(v, 0) half, lane by lane), such a tanh of it, then a Mul: a mish
     _idiom("softplus", "Log", rf"(?s){_SOFTPLUS_CALLS}", lead=_LOG_AFTER_ADD),
-    _idiom(
-        "tanh", "Exp", rf"(?s){_TANH_CALLS}", lead=r"Muls\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?,\s*-?\s*2"
-    ),
+    _idiom("tanh", "Exp", rf"(?s){_TANH_CALLS}", lead=rf"Muls{_CALL}[^;]{{0,400}}?,\s*-?\s*2"),
     _idiom(
         "mish",
         "Log",

@@ -157,11 +157,16 @@ def uniquely_fitting(index: TaskIndex, facts: CandidateFacts, present: set[str])
         tasks = index.structures.get(key) or index.constructor_names.get(parameter_names(key[1]), [])
         if len(tasks) != 1:
             continue
-        t = tasks[0]
-        shows_half = 2 * len(index.required[t] & present) >= len(index.required[t])
-        if shows_half and same_rank(index, t, set(facts.dims)):
-            return t
+        if shows_half_in_rank(index, tasks[0], present, set(facts.dims)):
+            return tasks[0]
     return None
+
+
+def shows_half_in_rank(index: TaskIndex, t: int, present: set[str], dims: set[int]) -> bool:
+    """Whether a row showing the ops `present` and the ranks `dims` shows at least half of the
+    ops task `t` requires, in its rank: what a structure placement asks of the row besides."""
+    required = index.required[t]
+    return 2 * len(required & present) >= len(required) and same_rank(index, t, dims)
 
 
 def same_rank(index: TaskIndex, t: int, dims: set[int]) -> bool:

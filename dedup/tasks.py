@@ -38,6 +38,7 @@ from dedup.structure import (
     parameter_names,
     pinned_shapes,
     same_rank,
+    shows_half_in_rank,
     task_structures,
     uniquely_fitting,
 )
@@ -446,14 +447,17 @@ def _arithmetic_words(index: TaskIndex) -> re.Pattern[str] | None:
     for t in tasks:
         weights = index.words[t]
         found = sum(v for w, v in weights.items() if w in ARITHMETIC.ops)
-        word_share = _WORD_SHARE * found / (sum(weights.values()) or 1.0) + _WORD_MASS * min(
-            1.0, found / _FULL_MASS
-        )
-        parts = (1.0, word_share, bool(index.signatures[t].dims), bool(index.values[t]))
+        parts = (1.0, _word_share(weights, found), bool(index.signatures[t].dims), bool(index.values[t]))
         if OP_LEVEL_DISCOUNT * sum(p * w for p, w in zip(_PARTS, parts, strict=True)) >= SEMANTIC_THRESHOLD:
             return None
         words |= weights.keys() - ARITHMETIC.ops
     return substring_screen(words) if tasks else None
+
+
+def _word_share(weights: dict[str, float], found: float) -> float:
+    """The words part of a score: `found` of a task's word weights `weights`, as a share of them
+    and as a mass (full at _FULL_MASS)."""
+    return _WORD_SHARE * found / (sum(weights.values()) or 1.0) + _WORD_MASS * min(1.0, found / _FULL_MASS)
 
 
 @dataclass(slots=True)
@@ -481,9 +485,7 @@ def semantic_score(
     ops = 2 * both / total if total else 0.0  # Dice: the task explained and the document explained
     present = sorted(task_ops & shown)
     weights = index.words[t]
-    found = sum(v for w, v in weights.items() if w in words)
-    share = found / (sum(weights.values()) or 1.0)
-    word_share = _WORD_SHARE * share + _WORD_MASS * min(1.0, found / _FULL_MASS)
+    word_share = _word_share(weights, sum(v for w, v in weights.items() if w in words))
     stated = index.values[t]
     shared = sorted(v for v in stated if v in values)
     constants = _value_agreement(index, stated, shared, values)
@@ -712,11 +714,7 @@ def _fitting_networks(
     if not fits or len(fits) > NETWORKS_NAMED_AT_MOST or any(index.named[t] for t in fits):
         return []
     dims = set(facts.dims)
-    shown = [
-        t
-        for t in sorted(fits)
-        if 2 * len(index.required[t] & present) >= len(index.required[t]) and same_rank(index, t, dims)
-    ]
+    shown = [t for t in sorted(fits) if shows_half_in_rank(index, t, present, dims)]
     return shown if len(shown) == len(fits) else []
 
 
@@ -747,9 +745,7 @@ def _network_by_numbers(
     networks = [
         t
         for t in index.classifiers
-        if 2 * len(index.required[t] & present) >= len(index.required[t])
-        and same_rank(index, t, dims)
-        and (not facts.constructors or t in fits)
+        if shows_half_in_rank(index, t, present, dims) and (not facts.constructors or t in fits)
     ]
     scored = sorted(
         (semantic_score(index, t, facts, words, numbers) for t in networks),

@@ -38,9 +38,11 @@ def settle_tie(
     some do and others do not: its number of tensor inputs (`masked_cumsum` takes a mask,
     `cumsum` not), the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), the
     input or kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`), the
-    recurrent state its output is named after (`lstm_hn` / `lstm_cn`); then a word only some
-    tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes 3, a
-    square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties."""
+    recurrent state its output is named after (`lstm_hn` / `lstm_cn`), the switches it states
+    against those the reference builds its modules with (`bidirectional=False`); then a word
+    only some tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes
+    3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
+    switches 1 more (dev and held-out-a, README)."""
     inputs = len(stated.inputs)
     transposed = transposed_operands(code)
     square = square_only(code)

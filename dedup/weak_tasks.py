@@ -48,7 +48,8 @@ _ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)\s*(?:<[^<>;()]{0,64}>)?\
 
 @dataclass(frozen=True, slots=True)
 class WeakForm:
-    """A form a task's name says (its `task_words`: `reduction`), the weak ops its tasks do, and
+    """A form a task's name says (its `task_words`: `reduction`; none for ARITHMETIC, whose tasks
+    are known by what their reference does), the weak ops its tasks do, and
     the ops a kernel of that form shows without doing other work (index arithmetic and tiling:
     `add`, `mul`, `min`, `max`; a mean's sum and scale; a power's exp and log)."""
 
@@ -128,9 +129,14 @@ def performed_forms(code: str, ops: dict[str, str]) -> dict[WeakForm, dict[str, 
 def arithmetic_op(code: str) -> dict[str, str]:
     """The one arithmetic op a kernel's AscendC vector calls do (`{"add": "Adds"}`), or {} when
     they do none or several (a bias added, then scaled, is some other task)."""
+    return dict(_arithmetic(code))
+
+
+@functools.lru_cache(maxsize=1)  # as `_reductions`: the pre-test and the match ask in turn
+def _arithmetic(code: str) -> tuple[tuple[str, str], ...]:
     calls = {(call, op.lower()) for call, op in _ARITHMETIC_CALL.findall(code)}
     ops = {op for _, op in calls}
-    return {ops.pop(): ", ".join(sorted(call for call, _ in calls))} if len(ops) == 1 else {}
+    return ((ops.pop(), ", ".join(sorted(call for call, _ in calls))),) if len(ops) == 1 else ()
 
 
 def elementwise_ops(code: str) -> dict[str, str]:
