@@ -242,6 +242,10 @@ def source_info(root: Path, name: str) -> SourceInfo:
 CODE_EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cc")
 DATA_EXTENSIONS = (".parquet", ".jsonl", ".ndjson", ".json", ".csv", ".arrow")
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
+NO_CODE_FILES = (
+    f"no code files ({', '.join(CODE_EXTENSIONS)}), MultiKernelBench submissions (.py) or saved"
+    " answers with a fenced kernel (.txt, .md) in this directory"
+)
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.\-]*(/[\w.\-]+)?$")
 
 
@@ -504,10 +508,56 @@ def code_files(root: Path) -> list[Path]:
         p
         for p in root.rglob("*")
         if p.is_file()
-        and (p.suffix.lower() in CODE_EXTENSIONS or _is_submission_file(p))
+        and (p.suffix.lower() in CODE_EXTENSIONS or _is_submission_file(p) or _is_answer_file(p))
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)
+
+
+# An LLM's answer saved as text: MultiKernelBench's own run output is one `<op>.txt` per task, the
+# model's reply with the submission in a fenced block (and `<op>_cot.txt`, its reasoning).
+ANSWER_EXTENSIONS = (".txt", ".md")
+_KERNEL_MARKS = ("__aicore__", "__global__")
+
+
+@dataclass(slots=True)
+class SavedAnswer:
+    """The code of a saved answer (its fenced blocks that hold a submission or an AscendC kernel,
+    a submission read as its fields) and its prose (the rest: what the answer says it does)."""
+
+    code: str
+    prose: str
+    op_name: str
+
+
+def saved_answer(text: str) -> SavedAnswer | None:
+    """The answer a text file holds, or None when none of its fenced blocks is kernel code (a
+    README, a log, a reasoning without code)."""
+    blocks = extract_blocks(text, "fenced")
+    codes, op_name = [], ""
+    for block in blocks:
+        sub = read_submission(block)
+        if sub is not None:
+            codes.append(sub.as_code())
+            op_name = op_name or sub.op_name
+        elif any(mark in block for mark in _KERNEL_MARKS):
+            codes.append(block)
+    if not codes:
+        return None
+    prose = text
+    for block in blocks:
+        prose = prose.replace(block, "", 1)
+    return SavedAnswer("\n".join(codes), prose[:PROSE_CHARS].strip(), op_name)
+
+
+def _is_answer_file(path: Path) -> bool:
+    if path.suffix.lower() not in ANSWER_EXTENSIONS:
+        return False
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return ("```" in text or "~~~" in text) and saved_answer(text) is not None
 
 
 def _is_submission_file(path: Path) -> bool:
@@ -522,12 +572,18 @@ def _is_submission_file(path: Path) -> bool:
 
 def file_unit(source: str, root: Path, path: Path) -> KernelUnit:
     """One code file as a training document; a submission file is read as ONE candidate (its
-    fields together, its op named by the op definition)."""
+    fields together, its op named by the op definition), and so is a saved answer (its code
+    blocks, its prose beside them as what it states)."""
     text = path.read_text(encoding="utf-8", errors="replace")
     rel = path.relative_to(root).as_posix()
     sub = read_submission(text) if path.suffix == ".py" else None
     if sub is not None:
         return _unit(source, rel, sub.as_code(), sub.op_name or path.stem)
+    answer = saved_answer(text) if path.suffix.lower() in ANSWER_EXTENSIONS else None
+    if answer is not None:  # the file's stem is the task MultiKernelBench asked for (`<op>.txt`)
+        op_name = answer.op_name or path.stem.removesuffix("_cot")
+        doc = OperatorDoc(path=rel, kind=ROW_TEXT_KIND, language=_language(answer.prose), raw=answer.prose)
+        return _unit(source, rel, answer.code, op_name, doc=doc if answer.prose else None)
     return _unit(source, rel, text, path.stem)
 
 
@@ -630,7 +686,7 @@ def load_benchmark(
             return kernels
         items = _units_as_items(_files_as_units(path, name))
         if not items:
-            raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
+            raise ValueError(f"{source}: {NO_CODE_FILES}")
         return BenchmarkSide(items)
     return BenchmarkSide(
         benchmark_from_table(
@@ -682,7 +738,7 @@ def plan_corpus(source: str, shard_rows: int = SHARD_ROWS) -> list[Shard] | None
     if kind == CODE_DIR:
         files = [str(p) for p in code_files(path)]
         if not files:
-            raise ValueError(f"{source}: no code files ({', '.join(CODE_EXTENSIONS)}) in this directory")
+            raise ValueError(f"{source}: {NO_CODE_FILES}")
         return [
             Shard("files", str(path), name, first=i, files=tuple(files[i : i + shard_rows]))
             for i in range(0, len(files), shard_rows)

@@ -221,6 +221,29 @@ def test_audit_takes_a_pytorch_folder_and_counts_task_matches(tmp_path, monkeypa
     assert "Task-level matches" in (reports / "leakage.md").read_text()
 
 
+def test_audit_reads_a_run_folder_of_saved_answers(tmp_path, monkeypatch, capsys) -> None:
+    """MultiKernelBench's own run output: one `<op>.txt` per task, the model's reply with its code
+    fenced, beside `<op>_cot.txt` (the reasoning). A reply's file stem names its task."""
+    bench = _write(tmp_path / "reference" / "fuse", {"conv2d_min_tanh_tanh.py": CONV_MIN_TANH})
+    _write(tmp_path / "reference" / "activation", {"gelu.py": GELU, "softmax.py": SOFTMAX})
+    unnamed_gelu = GELU_NAMED.replace("gelu_custom", "op_kilo")
+    answers = {
+        "conv2d_min_tanh_tanh.txt": f"Here is the implementation.\n\n```python\n{SUBMISSION}```\n",
+        "gelu.txt": f"The kernel approximates the activation.\n```cpp\n{unnamed_gelu}```\nDone.\n",
+        "gelu_cot.txt": "First I read the reference; it applies one activation elementwise.",
+        "README.md": "# run 0\n```bash\npython generate_and_write.py\n```\n",
+    }
+    train = _write(tmp_path / "run0", answers)
+    reports = tmp_path / "r"
+    status, out, err = run_cli(monkeypatch, capsys, "audit", train, bench.parent, "--report-dir", reports)
+    assert status == 1, (out, err)
+    assert "of 2 training documents" in out and "2 solve a test task (1 fused, 1 single-op" in out
+    placed = {m["unit_path"]: m for m in json.loads((reports / "leakage.json").read_text())["task_matches"]}
+    assert placed["gelu.txt"]["task_name"] == "gelu" and placed["gelu.txt"]["layer"] == "identity"
+    assert placed["conv2d_min_tanh_tanh.txt"]["task_name"] == "conv2d_min_tanh_tanh"
+    assert placed["conv2d_min_tanh_tanh.txt"]["candidate"]["inputs"] == ["x", "weight"]
+
+
 def test_audit_clean_training_side_against_task_texts_exits_0(tmp_path, monkeypatch, capsys) -> None:
     table = tmp_path / "tasks.jsonl"
     rows = [
