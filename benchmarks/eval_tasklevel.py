@@ -9,7 +9,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
   directory of --trees (truth: the directory name, `ArgmaxOverADimensionCustom`); a solution
   whose truth normalises to no task name is counted apart (no right answer to find). --fixes
   reads repair rows too (`ascendc-skill`'s `reference/issues`: an error and the diff that fixed
-  a solution, a fragment of it; truth: the file stem).
+  a solution, a fragment of it; truth: the file stem), --answers saved answers (`<task>.txt`: a
+  model's reply, prose and a fenced submission, as MultiKernelBench's own runs save them).
 - Each solution is matched as written and with every identifier spelt after its task replaced
   (benchmarks/neutralise_names.py); with --bare, also renamed and without its comments and
   docstrings. Recall: share of solutions placed on their task; precision:
@@ -37,6 +38,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from neutralise_names import neutralise, strip_comments  # noqa: E402
 
 from curate.judge import TaskJudge  # noqa: E402
+from curate.sources import saved_answer  # noqa: E402
 from curate.tasklevel import first_confirmed  # noqa: E402
 from dedup.names import op_name_key  # noqa: E402
 from dedup.tasks import (  # noqa: E402
@@ -105,14 +107,19 @@ class EvalJudge:
         return self.endpoint.verdict(text, REFERENCES[task]) if self.endpoint else op_name_key(task) == truth
 
 
-def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
-    """(truth name, code, names to neutralise) per solution."""
+def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]:
+    """(truth name, code, names to neutralise, the prose beside the code) per solution."""
     rows = []
     for directory in args.submissions:
         for path in sorted(Path(directory).glob("*.py")):
             sub = read_submission(path.read_text(encoding="utf-8", errors="replace"))
             if sub is not None:
-                rows.append((path.stem, sub.as_code(), [path.stem, sub.op_name]))
+                rows.append((path.stem, sub.as_code(), [path.stem, sub.op_name], ""))
+    for directory in args.answers:
+        for path in sorted(Path(directory).glob("*.txt")):
+            answer = saved_answer(path.read_text(encoding="utf-8", errors="replace"))
+            if answer is not None:
+                rows.append((path.stem, answer.code, [path.stem, answer.op_name], answer.prose))
     for directory in args.trees:
         for op_dir in sorted(p for p in Path(directory).iterdir() if p.is_dir()):
             code = "\n".join(
@@ -120,12 +127,12 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
                 for f in sorted(op_dir.rglob("*"))
                 if f.is_file() and f.suffix in _CODE and f.name != "result.json"
             )
-            rows.append((op_dir.name, code, [op_dir.name]))
+            rows.append((op_dir.name, code, [op_dir.name], ""))
     for directory in args.fixes:
         for path in sorted(Path(directory).glob("*.json")):
             for entry in json.loads(path.read_text(encoding="utf-8")):
                 text = f"{entry.get('error', '')}\n{entry.get('code_diff', '')}"
-                rows.append((path.stem, text, [path.stem, entry.get("op", "")]))
+                rows.append((path.stem, text, [path.stem, entry.get("op", "")], ""))
     return rows
 
 
@@ -157,6 +164,12 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, required=True)
     parser.add_argument("--submissions", nargs="*", default=[])
     parser.add_argument("--trees", nargs="*", default=[])
+    parser.add_argument(
+        "--answers",
+        nargs="*",
+        default=[],
+        help="folders of saved answers (`<task>.txt`: prose and a fenced submission, as MultiKernelBench's runs save them)",
+    )
     parser.add_argument(
         "--fixes",
         nargs="*",
@@ -204,7 +217,7 @@ def main() -> None:
     print(f"tasks: {len(sigs)}")
     table: dict[tuple[str, str], list[int]] = {}
     seen = 0
-    for truth, code, names in solutions(args):
+    for truth, code, names, prose in solutions(args):
         key = op_name_key(truth)
         split = split_of(key) if key in keys else "no-task"
         if args.split != "all" and not split.startswith(args.split):
@@ -215,7 +228,8 @@ def main() -> None:
         for variant in ("as-written", "neutral", "bare")[: 3 if args.bare else 2]:
             text = code if variant == "as-written" else neutralise(code, names)
             text = strip_comments(text) if variant == "bare" else text
-            match, _ = match_document(text, index, threshold=args.threshold)
+            said = {"as-written": prose, "neutral": neutralise(prose, names)}.get(variant, "")  # bare: none
+            match, _ = match_document(text, index, threshold=args.threshold, prose=said)
             placed = judge.place(match, text, key)
             named = [op_name_key(sigs[t].task) for t in ([placed.item, *placed.tied] if placed else [])]
             # solutions, placed on one task, right, placed on one of tied tasks, the truth among them

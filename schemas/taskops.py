@@ -175,6 +175,11 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "cumulative_product": ("cumprod",),
     "prod": ("prod",),
     "product": ("prod",),
+    # A product of two vectors or matrices is a matmul's, not a reduction by multiplication:
+    # `scaled_dot_product_attention` requires no `prod`.
+    "dot_product": ("matmul",),
+    "inner_product": ("matmul",),
+    "matrix_product": ("matmul",),
     "gather": ("gather",),
     "take_along_dim": ("gather",),
     "scatter": ("scatter",),
@@ -475,6 +480,8 @@ NOT_COMPUTATIONS = re.compile(
     rf"(?i){_COLLECTIVE_PHRASES}|set_?mask_?(?:norm|count)"
     r"|(?:set_?)?atomic_?(?:add|max|min|sub)"
     r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
+    # A size: "product of leading dims", "the product of all dimensions but the last".
+    r"|\bproduct\s+of\s+(?:the\s+|all\s+|its\s+)?(?:[a-z]+\s+){0,2}(?:dims?|dimensions|sizes|shapes?|extents|lengths)\b"
 )
 
 WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))
