@@ -47,6 +47,7 @@ from dedup.weak_tasks import (
     ARITHMETIC,
     WeakForm,
     arithmetic_op,
+    epilogue_ops,
     form_of_task,
     may_show_a_form,
     performed_forms,
@@ -641,6 +642,7 @@ def match_document(
         for t in _weak_form_tasks(index, code, facts)
         if t not in claimed
     ]
+    candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
     if classifier:
         candidates = [s for s in candidates if s.task in index.classifiers]
@@ -916,6 +918,21 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
     """Ops recognised from other ops or from a code shape that serves other ends: evidence for a
     task, never work beyond it."""
     return set(facts.inferred) | set(facts.incidental)
+
+
+_HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
+
+
+def _does_less_than_its_kernel(index: TaskIndex, t: int, code: str) -> bool:
+    """A plain convolution or matmul task (`conv_standard_2d_...`, `matmul_with_transposed_a`)
+    and a row whose AscendC vector calls do steps its reference does not (`Mins` and `Div` after
+    a convolution the binding runs): the row solves some fused task, not this one. Only calls
+    count: "min" and "max" are words of every tiling."""
+    required = index.required[t]
+    if not required or not required <= _HEAVY:
+        return False
+    task_ops = set(index.signatures[t].ops) | required
+    return bool(epilogue_ops(code) - task_ops - implied_ops(task_ops))
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:

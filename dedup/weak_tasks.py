@@ -156,6 +156,52 @@ def elementwise_ops(code: str) -> dict[str, str]:
     return found
 
 
+# AscendC vector calls that do a step of their own after (or instead of) a convolution's or a
+# matmul's multiply-accumulate (`Add`, `Mul`, `Muls`, `Duplicate` do that accumulation, a bias or
+# a fill: none of them is here), by the op each does.
+_EPILOGUE_CALL = re.compile(
+    r"\b(Maxs?|Mins?|Sub|Subs|Div|Exp|Ln|Log|Tanh|Sigmoid|Relu|LeakyRelu|Abs|Sqrt|Rsqrt|Gelu|FasterGelu"
+    r"|Silu|Swish|Softmax|SoftMax|ClampMax|ClampMin|Reciprocal|Power|Pow)\s*(?:<[^<>;()]{0,64}>)?\s*\("
+)
+_EPILOGUE_OP = {
+    "Max": "max",
+    "Maxs": "max",
+    "Min": "min",
+    "Mins": "min",
+    "Sub": "sub",
+    "Subs": "sub",
+    "Div": "div",
+    "Exp": "exp",
+    "Ln": "log",
+    "Log": "log",
+    "Tanh": "tanh",
+    "Sigmoid": "sigmoid",
+    "Relu": "relu",
+    "LeakyRelu": "leaky_relu",
+    "Abs": "abs",
+    "Sqrt": "sqrt",
+    "Rsqrt": "sqrt",
+    "Gelu": "gelu",
+    "FasterGelu": "gelu",
+    "Silu": "swish",
+    "Swish": "swish",
+    "Softmax": "softmax",
+    "SoftMax": "softmax",
+    "ClampMax": "clamp",
+    "ClampMin": "clamp",
+    "Reciprocal": "div",
+    "Power": "pow",
+    "Pow": "pow",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def epilogue_ops(code: str) -> frozenset[str]:
+    """The ops a kernel's AscendC vector calls do beyond a multiply-accumulate (`_EPILOGUE_CALL`):
+    a row that calls `Mins` and `Div` does more than a plain convolution."""
+    return frozenset(_EPILOGUE_OP[hit.group(1)] for hit in _EPILOGUE_CALL.finditer(code))
+
+
 def may_show_a_form(code: str) -> bool:
     """Whether the code shows a reduction or a broadcast (the pre-test of a row that shows no
     strong op; arithmetic is in most kernels: `dedup.tasks._may_match` asks for a word too)."""
