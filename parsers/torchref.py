@@ -18,7 +18,14 @@ import operator
 import re
 
 from schemas.nesting import parse_python
-from schemas.taskops import module_constructors, ops_of_words, split_identifier, text_words, torch_ops
+from schemas.taskops import (
+    model_lines,
+    module_constructors,
+    ops_of_words,
+    split_identifier,
+    text_words,
+    torch_ops,
+)
 from schemas.tasks import TaskSignature
 
 _ARITHMETIC = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
@@ -282,6 +289,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         transposed=sorted(visitor.transposed),
         returns=returned_state(forward, modules),
         switches=module_switches(init) if init else {},
+        model_lines=sorted(model_lines(text)),
     )
 
 

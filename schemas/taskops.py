@@ -532,3 +532,38 @@ def _parameters(text: str) -> tuple[str, ...]:
     parts.append("".join(current))
     cleaned = ("".join(p.split()).replace('"', "'") for p in parts)
     return tuple(p for p in cleaned if p and not p.startswith("*"))
+
+
+# The lines that build a reference's model: its `__init__`, its helper modules and methods, its
+# settings, every line but those of a `forward` and the trivial ones (imports, `def`, `return`,
+# `super().__init__()`). A solution's own `ModelNew` repeats them: the harness loads the
+# reference's parameters into it, so its layers are built alike (`nn.Conv2d(3, 32, kernel_size=3,
+# stride=2, padding=1, bias=False)`), whatever its kernels are named. Compared with spaces and
+# comments dropped.
+_TRIVIAL_LINE = re.compile(r"(?:import|from|super\(|def|class|return|@|\"\"\"|\'\'\'|#)")
+MODEL_LINE_CHARS = 8
+
+
+def line_key(line: str) -> str:
+    """A line as model lines are compared: its comment and every space dropped."""
+    return "".join(line.partition("#")[0].split())
+
+
+def model_lines(text: str) -> frozenset[str]:
+    """The keys of the lines of a PyTorch reference that build its model (see above)."""
+    found: set[str] = set()
+    forward_indent = -1
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        indent = len(raw) - len(stripped)
+        if forward_indent >= 0 and indent > forward_indent:
+            continue  # the body of a forward
+        forward_indent = indent if stripped.startswith("def forward") else -1
+        if _TRIVIAL_LINE.match(stripped):
+            continue
+        key = line_key(stripped)
+        if len(key) >= MODEL_LINE_CHARS and ("(" in key or "=" in key):
+            found.add(key)
+    return frozenset(found)

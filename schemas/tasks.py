@@ -49,6 +49,8 @@ class TaskSignature:
     returns: str = ""
     # The switches its modules are built with (`nn.GRU(..., bidirectional=True)`), name -> on.
     switches: dict[str, bool] = field(default_factory=dict)
+    # The lines that build its model (`schemas.taskops.model_lines`), as compared.
+    model_lines: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

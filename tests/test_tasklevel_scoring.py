@@ -383,3 +383,53 @@ def test_a_gelu_carried_out_with_a_sigmoid_or_a_tanh_does_no_extra_work() -> Non
     for helper in ("Sigmoid(t, acc, n);  // gelu as x * sigmoid(1.702 x)", "Tanh(t, acc, n);"):
         row = plain.replace("Gelu(y, acc, n);", helper)
         assert semantic_score(index, 0, *candidate_facts(row, full=False), frozenset()).score >= base
+
+
+def test_a_dot_product_is_a_matmul_and_a_product_of_dims_a_size() -> None:
+    attention = read_reference("scaled_dot_product_attention", _single("torch.softmax(x @ x.T, dim=-1) @ x"))
+    assert "prod" not in attention.ops, "a dot product read as a reduction by multiplication"
+    sizes = "TILING_DATA_FIELD_DEF(uint32_t, rows);  // product of leading dims of x\n"
+    row = sizes + 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) { Exp(y, x, n); }\n'
+    facts, _ = candidate_facts(row, full=False)
+    assert "prod" not in facts.ops
+    said = row.replace("product of leading dims of x", "product over dim 1 of x")
+    assert "prod" in candidate_facts(said, full=False)[0].ops, "the test proves nothing"
+
+
+def test_a_plain_convolution_task_is_not_placed_on_a_row_whose_vector_calls_do_more() -> None:
+    # A convolution the binding runs (`at::conv2d`), then a kernel that takes a minimum and
+    # divides: a fused task's work, not the plain convolution's.
+    index = _index({"conv_standard_2d": _reference("")})
+    binding = (
+        "at::Tensor y = at::conv2d(x, weight);  // standard conv2d: in_channels, out_channels, kernel_size\n"
+    )
+    plain = binding + _conv_kernel("  Add(y, acc, bias, n);")
+    assert _task(index, match_document(plain, index)[0]) == "conv_standard_2d", "the test proves nothing"
+    more = binding + _conv_kernel("  Mins(y, acc, 0.5f, n);\n  Div(y, y, scale, n);")
+    assert match_document(more, index)[0] is None
+
+
+RESIDUAL_NET = CLASSIFIER.replace(
+    "        self.fc = nn.Linear(16 * 5 * 5, num_classes)\n",
+    "        self.fc = nn.Linear(16 * 5 * 5, num_classes)\n"
+    "        self.skip = nn.Conv2d(6, 16, kernel_size=1, stride=2, bias=False)\n",
+)
+
+
+def test_a_network_is_placed_by_the_model_building_lines_its_row_repeats() -> None:
+    # A solution's `ModelNew` builds the reference's layers alike (the harness loads the
+    # reference's parameters into it), whatever its kernels are named.
+    index = _index({"le_net_5": CLASSIFIER, "le_net_skip": RESIDUAL_NET, "conv2d_relu": CONV_RELU})
+    model = (
+        "class ModelNew(nn.Module):\n    def __init__(self, num_classes):\n"
+        "        self.conv1 = nn.Conv2d(1, 6, 5)\n        self.conv2 = nn.Conv2d(6,16,5)  # spaces differ\n"
+        "        self.fc = nn.Linear(16 * 5 * 5, num_classes)\n"
+    )
+    row = model + _conv_kernel("  Relu(y, acc, n);  // relu of the conv2d")
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "le_net_5" and match is not None and match.basis == "network lines"
+    skip = model + "        self.skip = nn.Conv2d(6, 16, kernel_size=1, stride=2, bias=False)\n"
+    assert _task(index, match_document(skip + _conv_kernel("  Relu(y, acc, n);"), index)[0]) == "le_net_skip"
+    # Lines both networks have alike name neither.
+    shared = "        self.conv1 = nn.Conv2d(1, 6, 5)\n" + _conv_kernel("  Relu(y, acc, n);  // num_classes")
+    assert _task(index, match_document(shared, index)[0]) not in ("le_net_5", "le_net_skip")
