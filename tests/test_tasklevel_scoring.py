@@ -433,3 +433,20 @@ def test_a_network_is_placed_by_the_model_building_lines_its_row_repeats() -> No
     # Lines both networks have alike name neither.
     shared = "        self.conv1 = nn.Conv2d(1, 6, 5)\n" + _conv_kernel("  Relu(y, acc, n);  // num_classes")
     assert _task(index, match_document(shared, index)[0]) not in ("le_net_5", "le_net_skip")
+
+
+def test_a_tie_is_broken_by_a_telling_name_word_not_by_the_op_every_tied_task_does() -> None:
+    from dedup.ties import named_apart
+
+    index = _index(
+        {
+            "gather": _single("torch.gather(x, 1, x.long())"),
+            "take_along_dim": _single("torch.take_along_dim(x, x.long(), dim=1)"),
+            "cumsum": _single("torch.cumsum(x, dim=1)"),
+            "cumsum_reverse": _single("torch.cumsum(x.flip(1), dim=1).flip(1)"),
+        }
+    )
+    # Both gather: a row that says "gather" says what it does, not which of them it is.
+    assert named_apart(index, [0, 1], {"gather", "index"}) == [0, 1]
+    # "reverse" is a word only one of the tied names has.
+    assert named_apart(index, [2, 3], {"reverse", "cumsum"}) == [3]
