@@ -366,6 +366,8 @@ class TaskIndex:
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set (empty too) -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
     classifiers: set[int] = field(default_factory=set)  # tasks whose model has `num_classes`
+    # ... and those whose inputs are made with it too (`cross_entropy_loss`: logits of num_classes)
+    of_classes: set[int] = field(default_factory=set)
     # value -> tasks of weak ops only (`sum_reduction_over_a_dimension`, `matmul_min_subtract`)
     # that state it: such a task is claimed by semantics only on the numbers it states.
     weak_by_value: dict[float, list[int]] = field(default_factory=dict)
@@ -427,6 +429,8 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.structures.setdefault(structure, []).append(t)
         if "num_classes" in parameter_names(sig.init_params):
             index.classifiers.add(t)
+        if t in index.classifiers or "num_classes" in sig.settings:
+            index.of_classes.add(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
         name_words = split_identifier(sig.task)
@@ -667,7 +671,7 @@ def match_document(
     candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
     if classifier:
-        candidates = [s for s in candidates if s.task in index.classifiers]
+        candidates = [s for s in candidates if s.task in index.of_classes]
     fits = fitting_tasks(index, facts)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)

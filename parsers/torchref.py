@@ -290,6 +290,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         returns=returned_state(forward, modules),
         switches=module_switches(init) if init else {},
         model_lines=sorted(model_lines(text)),
+        settings=sorted(env),
     )
 
 

@@ -51,6 +51,8 @@ class TaskSignature:
     switches: dict[str, bool] = field(default_factory=dict)
     # The lines that build its model (`schemas.taskops.model_lines`), as compared.
     model_lines: list[str] = field(default_factory=list)
+    # The module-level settings it names (`batch_size`, `num_classes`): what its inputs are made of.
+    settings: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

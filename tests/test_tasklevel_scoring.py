@@ -450,3 +450,29 @@ def test_a_tie_is_broken_by_a_telling_name_word_not_by_the_op_every_tied_task_do
     assert named_apart(index, [0, 1], {"gather", "index"}) == [0, 1]
     # "reverse" is a word only one of the tied names has.
     assert named_apart(index, [2, 3], {"reverse", "cumsum"}) == [3]
+
+
+CROSS_ENTROPY = """import torch
+class Model(torch.nn.Module):
+    def forward(self, predictions, targets):
+        return torch.nn.functional.cross_entropy(predictions, targets)
+
+batch_size = 128
+num_classes = 4096
+
+def get_inputs():
+    return [torch.rand(batch_size, num_classes), torch.randint(0, num_classes, (batch_size,))]
+"""
+
+
+def test_a_row_of_num_classes_logits_may_be_a_loss_whose_inputs_are_made_with_them() -> None:
+    # `num_classes` marks a classifier network's row, and a loss's over classifier logits: the
+    # loss's reference makes its inputs with it.
+    index = _index({"le_net_5": CLASSIFIER, "cross_entropy_loss": CROSS_ENTROPY})
+    row = (
+        "TILING_DATA_FIELD_DEF(uint32_t, num_classes);\n"
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR logits, GM_ADDR target, GM_ADDR loss) {\n'
+        "  // cross entropy: log-sum-exp of each row minus the target's logit, then the mean\n"
+        "  ReduceMax(m, x, w, n); Exp(e, x, n); ReduceSum(s, e, w, n); Ln(s, s, 1);\n}\n"
+    )
+    assert _task(index, match_document(row, index)[0]) == "cross_entropy_loss"
