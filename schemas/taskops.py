@@ -232,6 +232,10 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "logic_and": ("logical_and",),
     "land": ("logical_and",),
     "min": ("min",),
+    # A name, no computation: minGPT (`min_gpt_new_gelu`, `min_gpt_causal_attention`) takes no
+    # minimum. The longer chunk is read first and consumes the word.
+    "mingpt": (),
+    "min_gpt": (),
     "minimum": ("min",),
     "mins": ("min",),
     "max": ("max",),

@@ -476,3 +476,11 @@ def test_a_row_of_num_classes_logits_may_be_a_loss_whose_inputs_are_made_with_th
         "  ReduceMax(m, x, w, n); Exp(e, x, n); ReduceSum(s, e, w, n); Ln(s, s, 1);\n}\n"
     )
     assert _task(index, match_document(row, index)[0]) == "cross_entropy_loss"
+
+
+def test_mingpt_is_a_name_not_a_minimum() -> None:
+    from dedup.tasks import required_ops
+
+    sig = read_reference("min_gpt_new_gelu", _single("0.5 * x * (1.0 + torch.tanh(x))"))
+    assert required_ops(sig) == ["gelu"], "minGPT's `min` made a minimum every solution must show"
+    assert "min" in required_ops(read_reference("conv2d_min_tanh", _single("torch.min(x, dim=1)[0]")))
