@@ -891,7 +891,10 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
     claimed, dims = [], set(facts.dims)
     for form, shown in performed_forms(code, facts.ops).items():
         tasks = index.weak_forms.get(form, {})
-        if not tasks or any(op not in form.companions and op not in facts.incidental for op in facts.ops):
+        # Other work is a strong op, or a weak one the row's vector calls do: "clip the last
+        # core's length" says `clamp` and does none (fresh rows: 1 more right, controls the same).
+        others = [op for op in facts.ops if op not in form.companions and op not in facts.incidental]
+        if not tasks or any(strength(op) == STRONG or op in epilogue_ops(code) for op in others):
             continue
         for op, evidence in shown.items():
             found = [t for t in tasks.get(op, ()) if same_rank(index, t, dims)]

@@ -198,6 +198,9 @@ def test_a_row_whose_vector_calls_do_one_arithmetic_op_is_placed_on_the_task_of_
         match_document(row.replace("AscendC::Div(", "AscendC::Exp(t, aLocal, n); AscendC::Div("), index)[0]
         is None
     )
+    # A weak op only a comment names is no other work: "clip" says clamp, the row does none.
+    clipped = row.replace("AscendC::Div(", "// clip the last core's length to the real size\n  AscendC::Div(")
+    assert _task(index, match_document(clipped, index)[0]) == "division_broadcast"
 
 
 def test_a_row_that_does_arithmetic_is_read_in_full_only_when_it_says_a_word_of_those_tasks() -> None:
