@@ -544,7 +544,7 @@ def _parameters(text: str) -> tuple[str, ...]:
 # reference's parameters into it, so its layers are built alike (`nn.Conv2d(3, 32, kernel_size=3,
 # stride=2, padding=1, bias=False)`), whatever its kernels are named. Compared with spaces and
 # comments dropped.
-_TRIVIAL_LINE = re.compile(r"(?:import|from|super\(|def|class|return|@|\"\"\"|\'\'\'|#)")
+_TRIVIAL_LINE = re.compile(r"(?:import|from|def|class|return)\b|super\(|@|\"\"\"|\'\'\'|#")
 MODEL_LINE_CHARS = 8
 
 
