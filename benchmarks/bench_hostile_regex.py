@@ -27,7 +27,7 @@ from curate.code_blocks import extract_blocks
 from dedup.idioms import handwritten_ops
 from dedup.tasks import candidate_facts
 from dedup.ties import square_only, stated_switches, transposed_operands
-from dedup.weak_tasks import arithmetic_op, elementwise_ops, performed_reductions
+from dedup.weak_tasks import arithmetic_op, elementwise_ops, epilogue_ops, performed_reductions
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
 from parsers.doctree import chunk_page, declared_names
@@ -195,6 +195,9 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "square_only: long words": (square_only, lambda n: ("k" * 60 + "h != ") * (n // 65)),
     "transposed_operands: SetAType( openings": (transposed_operands, lambda n: "SetAType(" * (n // 9)),
     "arithmetic_op: 'Adds<' openings": (arithmetic_op, lambda n: "Adds< " * (n // 6)),
+    "arithmetic_op: a call name, then spaces": (arithmetic_op, lambda n: "Adds" + " " * n),
+    "epilogue_ops: a call name, then spaces": (epilogue_ops, lambda n: "Maxs" + " " * n),
+    "handwritten_ops: 'Abs', then spaces": (handwritten_ops, lambda n: "Abs" + " " * n),
     "arithmetic_op: Add and Mul calls": (arithmetic_op, lambda n: "Add(a); Muls(b); " * (n // 17)),
     "stated_switches: '= false' runs": (stated_switches, lambda n: "a = false, " * (n // 11)),
     "stated_switches: one long word": (stated_switches, lambda n: "x" * n + " = true"),

@@ -29,7 +29,9 @@ _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 # AscendC vector calls: a call's opening (template arguments allowed), and the way from one call of
 # a chain to the next: at most two statements between (a barrier, a Duplicate of a constant), and
 # comments or a namespace before the next call's name
-_CALL = r"\s*(?:<[^<>;]{0,64}>)?\s*\("
+# (Spaces around the template arguments are bounded: unbounded on both sides of an optional group,
+# one call name before 100 KB of spaces took 18 s.)
+_CALL = r"\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\("
 _STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
 _ADD_ONE = (
     rf"(?:Adds{_CALL}[^;]{{0,400}}?,\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}}"
@@ -82,7 +84,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "relu",
         "Maxs",
-        r"\bMaxs\s*(?:<[^<>;]{0,64}>)?\s*\(\s*[^,;]{1,128},\s*[^,;]{1,128},\s*(?:\(\s*\w+\s*\)\s*\(?|static_cast<\w+>\()?"
+        rf"\bMaxs{_CALL}\s*[^,;]{{1,128}},\s*[^,;]{{1,128}},\s*(?:\(\s*\w+\s*\)\s*\(?|static_cast<\w+>\()?"
         r"\s*0(?:\.0*)?[fF]?\s*\)?\s*,",
         True,
     ),
@@ -104,8 +106,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "swish",
         "Sigmoid",
-        rf"\bSigmoid\s*(?:<[^<>;]{{0,64}}>)?\s*\(\s*{_VAR}\s*,\s*{_VAR}[^;]{{0,400}};\s*(?:AscendC::)?Mul\s*(?:<[^<>;]{{0,64}}>)?"
-        r"\s*\(\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
+        rf"\bSigmoid{_CALL}\s*{_VAR}\s*,\s*{_VAR}[^;]{{0,400}};\s*(?:AscendC::)?Mul{_CALL}"
+        r"\s*\w+\s*,\s*(?:\1\s*,\s*\2|\2\s*,\s*\1)\b",
     ),
     _idiom("swish", "igmoid", rf"(?i)\b{_VAR}\s*\*\s*sigmoid\s*\(\s*\1\s*\)"),
     _idiom(
@@ -147,8 +149,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "hardtanh",
         "Mins",
-        r"\bMaxs\s*(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{0,400};\s*(?:AscendC::)?Mins\s*"
-        r"(?:<[^<>;]{0,64}>)?\s*\([^;]{0,400}?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
+        rf"\bMaxs{_CALL}[^;]{{0,400}}?-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,400}};\s*(?:AscendC::)?Mins{_CALL}"
+        r"[^;]{0,400}?[(,]\s*1(?:\.0*)?[fF]?\s*\)?\s*,",
     ),
     _idiom(
         "hardtanh",
@@ -178,7 +180,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "norm",
         "Abs",
-        r"(?s)\bAbs\s*(?:<[^<>;]{0,64}>)?\s*\(.{0,400}?\bReduceSum\b.{0,400}?\bDiv\s*(?:<[^<>;]{0,64}>)?\s*\(",
+        rf"(?s)\bAbs{_CALL}.{{0,400}}?\bReduceSum\b.{{0,400}}?\bDiv{_CALL}",
     ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),

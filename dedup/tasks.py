@@ -126,7 +126,8 @@ _INPUT = re.compile(r'\bthis->Input\("(\w+)"\)|"input_desc"')
 _OUTPUT = re.compile(r'\bthis->Output\("(\w+)"\)')
 _ATTR = re.compile(r'\bthis->Attr\("(\w+)"\)')
 _TILING_FIELD = re.compile(r"TILING_DATA_FIELD_DEF(?:_ARR)?\(\s*[\w:]+\s*,\s*(?:\d+\s*,\s*)?(\w+)")
-_API = re.compile(r"\bAscendC::(\w+)|\b([A-Z][A-Za-z]+)\s*(?:<[^<>;()]*>)?\s*\(")
+# (`\s*(?:<...>\s*)?`, not `\s*(?:<...>)?\s*`: a name before 100 KB of spaces is one pass, not a square.)
+_API = re.compile(r"\bAscendC::(\w+)|\b([A-Z][A-Za-z]+)\s*(?:<[^<>;()]{0,512}>\s*)?\(")
 # The list is read up to its first `]` before a `,` or `}`, at most 4,000 characters on: unbounded,
 # a hostile row of 3,700 unclosed `"input_desc": [` took 1.7 s per 100 KB, each scanning to the end.
 _JSON_NAMES = re.compile(r'"(input_desc|output_desc|attr)"\s*:\s*\[(.{0,4000}?)\]\s*[,}]', re.S)

@@ -39,11 +39,11 @@ _BROADCAST = re.compile(r"(?i)broad_?cast")
 # The AscendC calls that do a broadcast task's op elementwise: a bare word ("max", a tile's
 # `std::max`) is no such op.
 _ELEMENTWISE_CALL = re.compile(
-    r"\b(Maxs?|Mins?|Clamp(?:Max|Min)|Pow(?:er)?|Exp|Log|Ln)\s*(?:<[^<>;()]{0,64}>)?\s*\("
+    r"\b(Maxs?|Mins?|Clamp(?:Max|Min)|Pow(?:er)?|Exp|Log|Ln)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
 )
 
 # AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
-_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)\s*(?:<[^<>;()]{0,64}>)?\s*\(")
+_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,7 @@ def elementwise_ops(code: str) -> dict[str, str]:
 # a fill: none of them is here), by the op each does.
 _EPILOGUE_CALL = re.compile(
     r"\b(Maxs?|Mins?|Sub|Subs|Div|Exp|Ln|Log|Tanh|Sigmoid|Relu|LeakyRelu|Abs|Sqrt|Rsqrt|Gelu|FasterGelu"
-    r"|Silu|Swish|Softmax|SoftMax|ClampMax|ClampMin|Reciprocal|Power|Pow)\s*(?:<[^<>;()]{0,64}>)?\s*\("
+    r"|Silu|Swish|Softmax|SoftMax|ClampMax|ClampMin|Reciprocal|Power|Pow)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
 )
 _EPILOGUE_OP = {
     "Max": "max",

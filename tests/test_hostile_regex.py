@@ -371,3 +371,24 @@ def test_arithmetic_calls_and_switches_are_read_in_bounded_patterns() -> None:
     }
     for pattern in (_SWITCH, _ARITHMETIC_CALL):
         assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
+
+
+def test_a_call_name_before_a_run_of_spaces_is_one_pass() -> None:
+    # `Name\s*(?:<...>)?\s*\(`: both runs of spaces can take the same blanks, so a call name
+    # before 100 KB of them was tried in a square (18 s per name). The runs are bounded now.
+    from dedup import idioms, tasks, weak_tasks
+    from dedup.idioms import handwritten_ops
+    from dedup.tasks import candidate_facts
+    from dedup.weak_tasks import arithmetic_op, elementwise_ops, epilogue_ops
+
+    spaces = " " * HOSTILE
+    for name in ("Adds", "Max", "Maxs", "Div", "Abs", "Sigmoid"):
+        assert arithmetic_op(f"{name}{spaces}x") == {}
+        assert epilogue_ops(f"{name}{spaces}y") == frozenset()
+        assert elementwise_ops(f"{name}{spaces}z") == {}
+        assert handwritten_ops(f"{name}{spaces}w") == []
+    assert candidate_facts(f"// relu\nMaxs{spaces}v", full=True)[0].apis == []
+    assert epilogue_ops("AscendC::Mins<float>  (y, x, 0.5f, n); Div(y, y, s, n);") == {"min", "div"}
+    square = re.compile(r"\\s\*\(\?:<.{0,40}?>\)\?\\s\*\\\(")  # the unbounded form, as written in a source
+    for module in (idioms, tasks, weak_tasks):
+        assert not square.search(inspect.getsource(module)), module.__name__
