@@ -822,6 +822,15 @@ def _network_by_lines(
     return semantic_score(index, t, facts, words, numbers)
 
 
+def repeated_model_lines(sig: TaskSignature, code: str) -> list[str]:
+    """The lines of the task's reference outside `forward` (`TaskSignature.model_lines`: its model's
+    layers, its settings) the document repeats."""
+    if not sig.model_lines:
+        return []
+    keys = {line_key(raw) for raw in code.splitlines()}
+    return [line for line in sig.model_lines if line in keys]
+
+
 # A sanity floor for `_sole_explanation` (dev: the same placements from 0 to 0.35).
 SOLE_FLOOR = 0.3
 

@@ -484,3 +484,28 @@ def test_mingpt_is_a_name_not_a_minimum() -> None:
     sig = read_reference("min_gpt_new_gelu", _single("0.5 * x * (1.0 + torch.tanh(x))"))
     assert required_ops(sig) == ["gelu"], "minGPT's `min` made a minimum every solution must show"
     assert "min" in required_ops(read_reference("conv2d_min_tanh", _single("torch.min(x, dim=1)[0]")))
+
+
+def test_the_report_shows_the_reference_lines_a_row_repeats(tmp_path, monkeypatch, capsys) -> None:
+    bench = _write(
+        tmp_path / "reference" / "arch", {"le_net_5.py": CLASSIFIER, "le_net_skip.py": RESIDUAL_NET}
+    )
+    _write(tmp_path / "reference" / "fuse", {"conv2d_relu.py": CONV_RELU})
+    model = (
+        "class ModelNew(nn.Module):\n    def __init__(self, num_classes):\n"
+        "        self.conv1 = nn.Conv2d(1, 6, 5)\n        self.conv2 = nn.Conv2d(6, 16, 5)\n"
+        "        self.fc = nn.Linear(16 * 5 * 5, num_classes)\n"
+    )
+    train = _write(
+        tmp_path / "train", {"row.cpp": model + _conv_kernel("  Relu(y, acc, n);  // relu of the conv2d")}
+    )
+    reports = tmp_path / "r"
+    status, out, _ = run_cli(monkeypatch, capsys, "audit", train, bench.parent, "--report-dir", reports)
+    assert status == 1, out
+    record = json.loads((reports / "leakage.json").read_text())["task_matches"][0]
+    assert record["task_name"] == "le_net_5" and record["basis"] == "network lines"
+    assert (
+        record["model_lines"]["repeated"] == 3
+        and "self.conv1=nn.Conv2d(1,6,5)" in record["model_lines"]["first"]
+    )
+    assert "repeats 3 of the" in (reports / "leakage.md").read_text()

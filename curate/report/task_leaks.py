@@ -9,7 +9,7 @@ from typing import Any
 
 from curate.judge import GIVE_UP_AFTER
 from dedup.structure import structural_fit
-from dedup.tasks import BASES, TaskIndex, candidate_facts, unit_document
+from dedup.tasks import BASES, TaskIndex, candidate_facts, repeated_model_lines, unit_document
 from schemas import BenchmarkItem, KernelUnit
 from schemas.tasks import TaskMatch
 
@@ -23,7 +23,9 @@ def task_record(
 ) -> dict[str, Any]:
     """One match of `unit` as leakage.json holds it (`t`: the task's position in the index)."""
     item, sig = items[match.item], index.signatures[t]
-    facts, _ = candidate_facts(unit_document(unit), (unit.op_name, unit.kernel_name))
+    document = unit_document(unit)
+    facts, _ = candidate_facts(document, (unit.op_name, unit.kernel_name))
+    lines = repeated_model_lines(sig, document)
     return {
         "unit_id": unit.unit_id,
         "unit_source": unit.source,
@@ -44,6 +46,8 @@ def task_record(
         "matched_ops": match.matched_ops,
         "shared_numbers": match.shared_numbers[:_LIST],
         "structure": structural_fit(index, t, facts),
+        # the reference's lines outside `forward` (its model's layers, its settings) the document repeats
+        "model_lines": {"repeated": len(lines), "of": len(sig.model_lines), "first": lines[:3]},
         "task": {
             "required_ops": sorted(index.required[t]),
             "ops_in_order": sig.ops[:24],
@@ -214,9 +218,18 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
             f"| rank: {_join(task['dims'])} | rank: {_join(cand['dims'])}; tiling: {_join(cand['tiling_fields'])} |"
         )
         out.append(
-            f"| `Model(...)`: {_join(task['constructor'])} | same structure: {_join(r['structure'])} |"
+            f"| `Model(...)`: {_join(task['constructor'])} | same structure: {_join(r['structure'])}"
+            + _model_lines(r.get("model_lines"))
+            + " |"
         )
         out.append(
             f"| matched: {_join(r['matched_ops'])} | same name: {_join([r['matched_name']] if r['matched_name'] else [])} |"
         )
     return out
+
+
+def _model_lines(lines: dict[str, Any] | None) -> str:
+    """The task's model-building lines the document repeats, when it repeats any."""
+    if not lines or not lines["repeated"]:
+        return ""
+    return f"; repeats {lines['repeated']} of the {lines['of']} lines of its reference outside `forward` ({_join(lines['first'])})"
