@@ -971,7 +971,8 @@ def _strong_screen() -> re.Pattern[str]:
 def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tuple[int, str] | None:
     """A task whose name one of the document's names equals. The name states every step of a
     fused task; the code beside the name must show at least half of them (an empty stub named
-    after a fused task, or a single op renamed, does not claim it). A device function named
+    after a fused task, or a single op renamed, does not claim it); a network's name, one of
+    its ops. A device function named
     after a single-op task (`__aicore__ void Gelu(`) claims it only when the document does
     nothing more: inside a fused kernel it names one step. So does a library op the binding
     launches (`aclnnGroupNorm` after a custom conv)."""
@@ -979,7 +980,10 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
         for t in index.names.get(_name_key(name), []):
             required = index.required[t]
             if is_fused(sorted(required)):
-                if 2 * len(required & present) >= len(required):
+                # A name that states the steps must be backed by half of them; one that states
+                # none (`resnet18`, `mamba_return_final_state`) by one: the name is all it says.
+                shown = len(required & present)
+                if (2 * shown >= len(required)) if index.named[t] else shown >= 1:
                     return t, name
             elif name not in facts.function_names or not _does_more_than(
                 index, t, present, _not_extra_work(facts)
