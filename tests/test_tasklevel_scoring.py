@@ -512,9 +512,9 @@ def test_the_report_shows_the_reference_lines_a_row_repeats(tmp_path, monkeypatc
 
 
 def test_a_name_that_states_no_op_is_backed_by_one_of_its_tasks_ops() -> None:
-    # `mamba_return_final_state` names no op: its reference's ops (a cumsum, an exp, a matmul)
+    # `mamba_return_final_state` names no op: its reference's ops (a cumsum, an exp, a softmax)
     # are what its name stands for, and a solution named after it may do one of them by hand.
-    state_space = _single("torch.exp(torch.cumsum(x, dim=-1)) @ x.T")
+    state_space = _single("torch.softmax(torch.exp(torch.cumsum(x, dim=-1)) @ x.T, dim=-1)")
     index = _index({"mamba_return_final_state": state_space, "conv2d_relu": CONV_RELU})
     row = 'extern "C" __global__ __aicore__ void mamba_return_final_state_custom(GM_ADDR x, GM_ADDR y) {\n  Exp(y, x, n);\n}\n'
     match, _ = match_document(row, index)
