@@ -485,7 +485,7 @@ NOT_COMPUTATIONS = re.compile(
     r"|(?:set_?)?atomic_?(?:add|max|min|sub)"
     r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
     # A size: "product of leading dims", "the product of all dimensions but the last".
-    r"|\bproduct\s+of\s+(?:the\s+|all\s+|its\s+)?(?:[a-z]+\s+){0,2}(?:dims?|dimensions|sizes|shapes?|extents|lengths)\b"
+    r"|\bproduct\s+of\s+(?:[a-z]+\s+){0,4}(?:dims?|dimensions|sizes|shapes?|extents|lengths)\b"
 )
 
 WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))

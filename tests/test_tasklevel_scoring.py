@@ -392,6 +392,8 @@ def test_a_dot_product_is_a_matmul_and_a_product_of_dims_a_size() -> None:
     row = sizes + 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) { Exp(y, x, n); }\n'
     facts, _ = candidate_facts(row, full=False)
     assert "prod" not in facts.ops
+    longer = row.replace("product of leading dims of x", "product of all but the last dim")
+    assert "prod" not in candidate_facts(longer, full=False)[0].ops
     said = row.replace("product of leading dims of x", "product over dim 1 of x")
     assert "prod" in candidate_facts(said, full=False)[0].ops, "the test proves nothing"
 
