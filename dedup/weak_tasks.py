@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 # AscendC's reduction calls, by the op they perform.
-_REDUCE_CALL = re.compile(r"\b(?:Whole|Block)?Reduce(Sum|Max|Min|Mean)\b")
+REDUCE_CALL = re.compile(r"\b(?:Whole|Block)?Reduce(Sum|Max|Min|Mean)\b")
 # A reduction named as one (in a comment, a docstring or an identifier): "sum reduce over
 # dim=1", "reduce min", `SumReductionDim1`, `reduce_max`.
 _NAMED_REDUCTION = re.compile(
@@ -99,7 +99,7 @@ def performed_reductions(code: str) -> dict[str, str]:
 def _reductions(code: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     hits = [
-        *(_REDUCE_CALL.finditer(code) if "Reduce" in code else ()),
+        *(REDUCE_CALL.finditer(code) if "Reduce" in code else ()),
         *(_NAMED_REDUCTION.finditer(code) if "educ" in code else ()),
     ]
     for hit in hits:

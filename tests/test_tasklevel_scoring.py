@@ -524,3 +524,12 @@ def test_a_name_that_states_no_op_is_backed_by_one_of_its_tasks_ops() -> None:
         _task(index, match) == "mamba_return_final_state" and match is not None and match.layer == "identity"
     )
     assert match_document(row.replace("Exp(y, x, n);", "DataCopy(y, x, n);"), index)[0] is None
+
+
+def test_an_elementwise_task_is_not_placed_on_a_row_that_reduces() -> None:
+    # A hinge loss clamps at zero (a relu) and then takes the mean: a loss, not the relu task.
+    index = _index({"relu": _single("torch.relu(x)")})
+    row = 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n  // relu of the row\n  Relu(y, x, n);\n}\n'
+    assert _task(index, match_document(row, index)[0]) == "relu", "the test proves nothing"
+    loss = row.replace("Relu(y, x, n);", "Relu(y, x, n);\n  ReduceSum(s, y, work, n);  // then the mean")
+    assert match_document(loss, index)[0] is None
