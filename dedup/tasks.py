@@ -904,10 +904,14 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
     claimed, dims = [], set(facts.dims)
     for form, shown in performed_forms(code, facts.ops).items():
         tasks = index.weak_forms.get(form, {})
-        # Other work is a strong op, or a weak one the row's vector calls do: "clip the last
-        # core's length" says `clamp` and does none (fresh rows: 1 more right, controls the same).
         others = [op for op in facts.ops if op not in form.companions and op not in facts.incidental]
-        if not tasks or any(strength(op) == STRONG or op in epilogue_ops(code) for op in others):
+        if form is ARITHMETIC:
+            # Arithmetic is known by its calls, and so is other work beside it: a strong op, or
+            # a weak one the row's vector calls do ("clip the last core's length" says `clamp`
+            # and does none; fresh rows: 1 more right, controls the same). A broadcast or a
+            # reduction is known by words too: a hand-written sum beside it is other work.
+            others = [op for op in others if strength(op) == STRONG or op in epilogue_ops(code)]
+        if not tasks or others:
             continue
         for op, evidence in shown.items():
             found = [t for t in tasks.get(op, ()) if same_rank(index, t, dims)]
