@@ -260,6 +260,11 @@ def _drop_words_of_other_trades(facts: CandidateFacts) -> None:
         facts.ops.pop("scatter", None)
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
         del facts.ops["norm"]
+    # `num_groups` is a group norm's beside the root of a variance it takes; a grouped GEMM's
+    # number of groups is not (the EvoKernel held-out control, read: a GroupedGEMM kernel was
+    # placed on `gemm_group_norm_min_bias_add`).
+    if facts.ops.get("group_norm") == "num_groups" and "sqrt" not in facts.ops:
+        del facts.ops["group_norm"]
 
 
 def _checked_rank(code: str) -> list[int]:

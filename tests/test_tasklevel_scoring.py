@@ -533,3 +533,10 @@ def test_an_elementwise_task_is_not_placed_on_a_row_that_reduces() -> None:
     assert _task(index, match_document(row, index)[0]) == "relu", "the test proves nothing"
     loss = row.replace("Relu(y, x, n);", "Relu(y, x, n);\n  ReduceSum(s, y, work, n);  // then the mean")
     assert match_document(loss, index)[0] is None
+
+
+def test_num_groups_is_a_group_norm_only_beside_a_root() -> None:
+    grouped_gemm = "// grouped GEMM: num_groups independent products\nuint32_t num_groups = t.num_groups;\n"
+    assert "group_norm" not in candidate_facts(grouped_gemm, full=False)[0].ops
+    norm = grouped_gemm + "Rsqrt(inv, var, n);  // 1 / sqrt(var + eps)\n"
+    assert "group_norm" in candidate_facts(norm, full=False)[0].ops
