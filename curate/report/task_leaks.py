@@ -189,8 +189,8 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
         + ". Layers: identity (a name the document gives itself is the task's), semantics (what it "
         "states and does against the task's PyTorch reference; in brackets, what placed it where the"
         " score alone did not: the structure it repeats, a constructor only that task has, a tie"
-        " settled by what it states, the numbers of one network, the one task its hand-written op"
-        " is)" + _judge_sentence(counts)
+        " settled by what it states, the numbers of one network, the lines of one network's"
+        " reference it repeats, the one task its hand-written op is)" + _judge_sentence(counts)
     )
     if not records:
         out += ["", "None."]
