@@ -104,7 +104,7 @@ class EvalJudge:
     def _verdict(self, option: TaskMatch, text: str, truth: str) -> bool | None:
         self.asked += 1
         task = self.sigs[option.item].task
-        return self.endpoint.verdict(text, REFERENCES[task]) if self.endpoint else op_name_key(task) == truth
+        return self.endpoint.verdict(text, REFERENCES[task]) if self.endpoint else op_name_key(task, True) == truth
 
 
 def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]:
@@ -214,12 +214,15 @@ def main() -> None:
     )
     judge = EvalJudge(args.judge, sigs, endpoint)
     keys = {op_name_key(s.task) for s in sigs}
+    # A solution's task by its name with versions kept first (`MobilenetV1Custom` is mobilenet_v1,
+    # not mobilenet_v2, which shares its key "mobilenet"); rows are compared by that key.
+    versioned = {op_name_key(s.task, keep_version=True) for s in sigs}
     print(f"tasks: {len(sigs)}")
     table: dict[tuple[str, str], list[int]] = {}
     seen = 0
     for truth, code, names, prose in solutions(args):
-        key = op_name_key(truth)
-        split = split_of(key) if key in keys else "no-task"
+        key = op_name_key(truth, keep_version=True)
+        split = split_of(op_name_key(truth)) if key in versioned or op_name_key(truth) in keys else "no-task"
         if args.split != "all" and not split.startswith(args.split):
             continue
         seen += 1
@@ -231,7 +234,7 @@ def main() -> None:
             said = {"as-written": prose, "neutral": neutralise(prose, names)}.get(variant, "")  # bare: none
             match, _ = match_document(text, index, threshold=args.threshold, prose=said)
             placed = judge.place(match, text, key)
-            named = [op_name_key(sigs[t].task) for t in ([placed.item, *placed.tied] if placed else [])]
+            named = [op_name_key(sigs[t].task, True) for t in ([placed.item, *placed.tied] if placed else [])]
             # solutions, placed on one task, right, placed on one of tied tasks, the truth among them
             counts = table.setdefault((split, variant), [0, 0, 0, 0, 0])
             counts[0] += 1

@@ -15,12 +15,15 @@ _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _NOISE = frozenset({"custom", "kernel", "kernels", "op", "ops", "impl", "ascendc", "aclnn", "npu", "tik"})
 
 
-def op_name_key(name: str) -> str:
-    """ "AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu"."""
+def op_name_key(name: str, keep_version: bool = False) -> str:
+    """ "AddCustom", "add_custom", "ADD" -> "add"; "MatMulV2" -> "matmul"; "19_ReLU" -> "relu".
+    A version is dropped wherever it ends the name, before or after the packaging words
+    (`MobilenetV2Custom` and `mobilenet_v2` -> "mobilenet"); `keep_version` keeps it
+    ("mobilenetv2"), to tell apart two tasks only a version separates."""
     name = name.strip().rsplit("/", 1)[-1].removesuffix(".py")
     name = _LEADING_INDEX.sub("", name)
     previous = None
-    while previous != name:
+    while previous != name and not keep_version:
         previous = name
         name = _VERSION.sub("", name).strip("_- ")
     words = [w.lower() for w in _WORDS.findall(name)]
@@ -28,6 +31,8 @@ def op_name_key(name: str) -> str:
         words.pop()
     while words and words[0] in _NOISE:
         words.pop(0)
+    if not keep_version and len(words) > 2 and words[-2] == "v" and words[-1].isdigit():
+        del words[-2:]  # `MobilenetV2Custom`: the version before the packaging word
     return "".join(words)
 
 

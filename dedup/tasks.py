@@ -152,8 +152,8 @@ _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _name_key(name: str) -> str:
-    return op_name_key(re.sub(r"(?:Tiling)?Data$|_?tiling$|(?:_impl)?_npu$|Kernel$", "", name))
+def _name_key(name: str, keep_version: bool = False) -> str:
+    return op_name_key(re.sub(r"(?:Tiling)?Data$|_?tiling$|(?:_impl)?_npu$|Kernel$", "", name), keep_version)
 
 
 def required_ops(signature: TaskSignature) -> list[str]:
@@ -366,6 +366,8 @@ class TaskIndex:
     signatures: list[TaskSignature]
     required: list[frozenset[str]] = field(default_factory=list)
     names: dict[str, list[int]] = field(default_factory=dict)  # task name key -> tasks
+    # the same with versions kept: `mobilenet_v1` and `mobilenet_v2` share the key "mobilenet"
+    versioned_names: dict[str, list[int]] = field(default_factory=dict)
     words: list[dict[str, float]] = field(default_factory=list)  # task word -> idf weight
     constants: list[frozenset[int]] = field(default_factory=list)
     values: list[dict[float, float]] = field(default_factory=list)  # stated value -> idf weight
@@ -429,6 +431,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         key = op_name_key(sig.task)
         if len(key) >= 2:
             index.names.setdefault(key, []).append(t)
+            index.versioned_names.setdefault(op_name_key(sig.task, keep_version=True), []).append(t)
         index.words.append({w: math.log(1 + n / df[w]) for w in task_words[t]})
         index.constants.append(frozenset(sig.constants) - _COMMON_NUMBERS)
         index.values.append({v: math.log(1 + n / value_df[v]) for v in task_values[t]})
@@ -989,7 +992,7 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
     nothing more: inside a fused kernel it names one step. So does a library op the binding
     launches (`aclnnGroupNorm` after a custom conv)."""
     for name in facts.names:
-        for t in index.names.get(_name_key(name), []):
+        for t in _tasks_named(index, name):
             required = index.required[t]
             if is_fused(sorted(required)):
                 # A name that states the steps must be backed by half of them; one that states
@@ -1002,6 +1005,14 @@ def _identity(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> tup
             ):
                 return t, name
     return None
+
+
+def _tasks_named(index: TaskIndex, name: str) -> list[int]:
+    """The tasks a name is the name of: by its version first (`MobilenetV1Custom` is
+    `mobilenet_v1`, not `mobilenet_v2`), else as op names are matched (`MatMulV2` is `matmul`)."""
+    return index.versioned_names.get(_name_key(name, keep_version=True)) or index.names.get(
+        _name_key(name), []
+    )
 
 
 def _not_extra_work(facts: CandidateFacts) -> set[str]:

@@ -540,3 +540,18 @@ def test_num_groups_is_a_group_norm_only_beside_a_root() -> None:
     assert "group_norm" not in candidate_facts(grouped_gemm, full=False)[0].ops
     norm = grouped_gemm + "Rsqrt(inv, var, n);  // 1 / sqrt(var + eps)\n"
     assert "group_norm" in candidate_facts(norm, full=False)[0].ops
+
+
+def test_a_versioned_name_is_its_versioned_task() -> None:
+    from dedup.names import op_name_key
+
+    # The version is dropped wherever it ends the name, before or after the packaging word...
+    assert op_name_key("MobilenetV2Custom") == op_name_key("mobilenet_v2") == "mobilenet"
+    assert op_name_key("MatMulV2") == op_name_key("MatMulV2Custom") == "matmul"
+    # ...and kept to tell apart two tasks only a version separates.
+    index = _index({"mobilenet_v1": CLASSIFIER, "mobilenet_v2": RESIDUAL_NET})
+    for version in ("V1", "V2"):
+        row = f'// op "Mobilenet{version}Custom"\n' + _conv_kernel("  Relu(y, acc, n);").replace(
+            "op_zulu", f"mobilenet_{version.lower()}_custom"
+        )
+        assert _task(index, match_document(row, index)[0]) == f"mobilenet_{version.lower()}"
