@@ -104,7 +104,11 @@ class EvalJudge:
     def _verdict(self, option: TaskMatch, text: str, truth: str) -> bool | None:
         self.asked += 1
         task = self.sigs[option.item].task
-        return self.endpoint.verdict(text, REFERENCES[task]) if self.endpoint else op_name_key(task, True) == truth
+        return (
+            self.endpoint.verdict(text, REFERENCES[task])
+            if self.endpoint
+            else op_name_key(task, True) == truth
+        )
 
 
 def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]:
