@@ -388,6 +388,10 @@ def test_a_gelu_carried_out_with_a_sigmoid_or_a_tanh_does_no_extra_work() -> Non
 def test_a_dot_product_is_a_matmul_and_a_product_of_dims_a_size() -> None:
     attention = read_reference("scaled_dot_product_attention", _single("torch.softmax(x @ x.T, dim=-1) @ x"))
     assert "prod" not in attention.ops, "a dot product read as a reduction by multiplication"
+    # Linear attention is a kind of attention, not an attention and a linear layer.
+    from dedup.tasks import required_ops
+
+    assert required_ops(read_reference("linear_attention", _single("torch.relu(x) @ x.T"))) == ["attention"]
     sizes = "TILING_DATA_FIELD_DEF(uint32_t, rows);  // product of leading dims of x\n"
     row = sizes + 'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) { Exp(y, x, n); }\n'
     facts, _ = candidate_facts(row, full=False)
