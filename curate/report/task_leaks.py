@@ -229,7 +229,7 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
 
 
 def _model_lines(lines: dict[str, Any] | None) -> str:
-    """The task's model-building lines the document repeats, when it repeats any."""
+    """The lines of the task's reference outside `forward` the document repeats, when it repeats any."""
     if not lines or not lines["repeated"]:
         return ""
     return f"; repeats {lines['repeated']} of the {lines['of']} lines of its reference outside `forward` ({_join(lines['first'])})"
