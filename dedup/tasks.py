@@ -66,7 +66,7 @@ from schemas.taskops import (
     WORD_OPS,
     WORD_PREFIXES,
     implied_ops,
-    line_key,
+    line_keys,
     ops_of_words,
     split_identifier,
     strength,
@@ -816,7 +816,7 @@ def _network_by_lines(
     if not index.network_lines or "(" not in code:
         return None
     weight: dict[int, float] = {}
-    for line in {line_key(raw) for raw in code.splitlines()} & index.network_lines.keys():
+    for line in line_keys(code) & index.network_lines.keys():
         for t in index.network_lines[line]:
             weight[t] = weight.get(t, 0.0) + index.line_weight[line]
     shares = sorted(
@@ -838,7 +838,7 @@ def repeated_model_lines(sig: TaskSignature, code: str) -> list[str]:
     layers, its settings) the document repeats."""
     if not sig.model_lines:
         return []
-    keys = {line_key(raw) for raw in code.splitlines()}
+    keys = line_keys(code)
     return [line for line in sig.model_lines if line in keys]
 
 

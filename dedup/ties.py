@@ -78,8 +78,8 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     # An op's own name that every tied task computes is the row's step, not a name: `gather` of a
     # `take_along_dim` row (it gathers) tells it from no `gather` task. A qualifier stays telling
     # (`frobenius`, a norm l2_norm computes too).
-    computed = set.intersection(*(set(sig.ops) for sig in sigs))
-    spoken |= {w for ws in names for w in ws if w in {op.replace("_", "") for op in computed}}
+    computed = {op.replace("_", "") for op in set.intersection(*(set(sig.ops) for sig in sigs))}
+    spoken |= {w for ws in names for w in ws if w in computed}
     shared = set.intersection(*names)
     telling = {w for ws in names for w in ws - spoken if len(w) > 1 and index.name_word_tasks[w] <= 3}
     said = [t for t, ws in zip(tied, names, strict=True) if ws - shared and ws - shared <= telling & words]

@@ -36,10 +36,10 @@ _RUNNING_COMPARE = re.compile(
     r"\b(\w{1,64})\s*=\s*\(?\s*(\w{1,64})\s*([<>])=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b"
 )
 _BROADCAST = re.compile(r"(?i)broad_?cast")
-# The AscendC calls that do a broadcast task's op elementwise: a bare word ("max", a tile's
-# `std::max`) is no such op.
-_ELEMENTWISE_CALL = re.compile(
-    r"\b(Maxs?|Mins?|Clamp(?:Max|Min)|Pow(?:er)?|Exp|Log|Ln)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
+# The AscendC calls that do a broadcast task's op elementwise (read with `_EPILOGUE_CALL`): a
+# bare word ("max", a tile's `std::max`) is no such op.
+_ELEMENTWISE_CALLS = frozenset(
+    {"Max", "Maxs", "Min", "Mins", "ClampMax", "ClampMin", "Pow", "Power", "Exp", "Log", "Ln"}
 )
 
 # AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
@@ -142,7 +142,7 @@ def _arithmetic(code: str) -> tuple[tuple[str, str], ...]:
 def elementwise_ops(code: str) -> dict[str, str]:
     """The broadcast tasks' ops (`max`, `min`, `clamp`, `pow`) the code's AscendC calls do,
     each with the calls that do it: a clamp is a max and a min, a power an exp of a log."""
-    calls = {hit.group(1) for hit in _ELEMENTWISE_CALL.finditer(code)}
+    calls = {hit.group(1) for hit in _EPILOGUE_CALL.finditer(code)} & _ELEMENTWISE_CALLS
     highs, lows = calls & {"Max", "Maxs", "ClampMin"}, calls & {"Min", "Mins", "ClampMax"}
     found = {
         op: min(side) for op, side in (("max", highs - {"ClampMin"}), ("min", lows - {"ClampMax"})) if side
@@ -159,10 +159,6 @@ def elementwise_ops(code: str) -> dict[str, str]:
 # AscendC vector calls that do a step of their own after (or instead of) a convolution's or a
 # matmul's multiply-accumulate (`Add`, `Mul`, `Muls`, `Duplicate` do that accumulation, a bias or
 # a fill: none of them is here), by the op each does.
-_EPILOGUE_CALL = re.compile(
-    r"\b(Maxs?|Mins?|Sub|Subs|Div|Exp|Ln|Log|Tanh|Sigmoid|Relu|LeakyRelu|Abs|Sqrt|Rsqrt|Gelu|FasterGelu"
-    r"|Silu|Swish|Softmax|SoftMax|ClampMax|ClampMin|Reciprocal|Power|Pow)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
-)
 _EPILOGUE_OP = {
     "Max": "max",
     "Maxs": "max",
@@ -193,6 +189,9 @@ _EPILOGUE_OP = {
     "Power": "pow",
     "Pow": "pow",
 }
+_EPILOGUE_CALL = re.compile(
+    r"\b(" + "|".join(sorted(_EPILOGUE_OP, key=len, reverse=True)) + r")\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
+)
 
 
 @functools.lru_cache(maxsize=1)

@@ -556,6 +556,11 @@ def line_key(line: str) -> str:
     return "".join(line.partition("#")[0].split())
 
 
+def line_keys(text: str) -> set[str]:
+    """Every line of a text as model lines are compared (`line_key`)."""
+    return {line_key(line) for line in text.splitlines()}
+
+
 def model_lines(text: str) -> frozenset[str]:
     """The keys of the lines of a PyTorch reference that build its model (see above)."""
     found: set[str] = set()
