@@ -42,8 +42,11 @@ _ELEMENTWISE_CALLS = frozenset(
     {"Max", "Maxs", "Min", "Mins", "ClampMax", "ClampMin", "Pow", "Power", "Exp", "Log", "Ln"}
 )
 
+# A call's opening after its name: template arguments allowed, the spaces around them bounded (a
+# name before 100 KB of spaces, unbounded on both sides of the optional group, was a square).
+_OPENING = r"\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
 # AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
-_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\(")
+_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)" + _OPENING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +192,7 @@ _EPILOGUE_OP = {
     "Power": "pow",
     "Pow": "pow",
 }
-_EPILOGUE_CALL = re.compile(
-    r"\b(" + "|".join(sorted(_EPILOGUE_OP, key=len, reverse=True)) + r")\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
-)
+_EPILOGUE_CALL = re.compile(r"\b(" + "|".join(sorted(_EPILOGUE_OP, key=len, reverse=True)) + ")" + _OPENING)
 
 
 @functools.lru_cache(maxsize=1)

@@ -178,11 +178,11 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     # A product of two vectors or matrices is a matmul's, not a reduction by multiplication:
     # `scaled_dot_product_attention` requires no `prod`.
     "dot_product": ("matmul",),
+    "inner_product": ("matmul",),
+    "matrix_product": ("matmul",),
     # Linear attention is a kind of attention (a kernel feature map instead of a softmax), not an
     # attention and a linear layer: `linear_attention` requires no matmul of its own.
     "linear_attention": ("attention",),
-    "inner_product": ("matmul",),
-    "matrix_product": ("matmul",),
     "gather": ("gather",),
     "take_along_dim": ("gather",),
     "scatter": ("scatter",),
