@@ -33,6 +33,8 @@ _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 # one call name before 100 KB of spaces took 18 s.)
 _CALL = r"\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\("
 _STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
+# the next call of a chain: a barrier at most between
+_NEXT = r"\s{0,64}(?:(?:AscendC::)?PipeBarrier<\w{1,16}>\(\)\s{0,8};\s{0,64})?(?:AscendC::)?"
 _ADD_ONE = (
     rf"(?:Adds{_CALL}[^;]{{0,400}}?,\s*(?:\(\s*\w{{1,64}}\s*\)\s*)?\(?1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}}"
     rf"|Add{_CALL}[^;]{{0,400}});"
@@ -176,11 +178,41 @@ IDIOMS: tuple[Idiom, ...] = (
         True,
         lead=r"[mM]ax",
     ),
-    # a row divided by the sum of its magnitudes: an L1 norm
+    # a row divided by the sum of its magnitudes: an L1 norm (the division by the sum, or by a
+    # scalar's multiplication by its reciprocal)
     _idiom(
         "norm",
         "Abs",
-        rf"(?s)\bAbs{_CALL}.{{0,400}}?\bReduceSum\b.{{0,400}}?\bDiv{_CALL}",
+        rf"(?s)\bAbs{_CALL}.{{0,800}}?\bReduceSum\b.{{0,800}}?(?:\bDiv{_CALL}|/\s*(?:this->)?\w{{0,64}}[sS]um\b)",
+    ),
+    # squares summed, scaled, an epsilon added and a root taken, with no mean taken off first
+    # (a layer, batch or instance norm centres its values: `Sub`, `x - mean`, an `Adds` of `-mean`):
+    # an RMS norm
+    _idiom(
+        "rms_norm",
+        "eps",
+        rf"(?s)^(?!.*(?:\bSub{_CALL}|-\s*(?:this->)?\w{{0,64}}[mM]ean\b|\b[nN]eg_?[mM]ean))"
+        rf"(?=.*(?P<shown>\bMul{_CALL}\s*\w{{1,64}}\s*,\s*{_VAR}\s*,\s*\2\s*[,)].{{0,800}}?"
+        rf"\bAdds{_CALL}[^;]{{0,200}}?\beps\w{{0,16}}[^;]{{0,64}};{_STEPS}R?[sS]qrt{_CALL}))",
+        lead=rf"\bAdds{_CALL}[^;]{{0,200}}?\beps",
+    ),
+    # a difference squared (`Sub`, then a `Mul` of it by itself) and summed, in a row that takes
+    # no root and no mean away: a mean squared error (a variance subtracts a mean, a norm roots it)
+    _idiom(
+        "mse",
+        "Sub",
+        rf"(?s)^(?!.*(?:\bR?[sS]qrt{_CALL}|[mM]ean\w{{0,16}}\s*[,)]))(?=.*(?P<shown>\bSub{_CALL}\s*{_VAR}\s*,"
+        rf"[^;]{{0,200}};{_STEPS}Mul{_CALL}\s*\w{{1,64}}\s*,\s*\2\s*,\s*\2\s*[,)].{{0,600}}?\bReduceSum\b))",
+        lead=r"\bReduceSum\b",
+    ),
+    # 1 - v (a `Muls` by -1, then an `Adds` of 1) clamped at zero, each the next call: a hinge (a
+    # sigmoid and a softplus take an `Exp` between)
+    _idiom(
+        "hinge",
+        "Adds",
+        rf"\bMuls{_CALL}[^;]{{0,400}}?,\s*-\s*1(?:\.0*)?[fF]?\s*\)?\s*,[^;]{{0,128}};{_NEXT}{_ADD_ONE}{_NEXT}"
+        rf"(?:Relu{_CALL}|Maxs{_CALL}[^;]{{0,400}}?,\s*0(?:\.0*)?[fF]?\s*\)?\s*,)",
+        lead=rf"Adds{_CALL}",
     ),
     # 1 / (1 + exp(-v)); log(1 + exp(v)); the constants of GELU's tanh form and of SELU
     _idiom("sigmoid", "exp", rf"{_ONE}\s*/\s*\(\s*{_ONE}\s*\+\s*{_EXP}\s*-"),
@@ -300,7 +332,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "instance_norm",
         "ean",
-        rf"(?s)^(?=.*(?P<shown>{_MOMENTS}))(?=.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\(N,\s{{0,4}}C\))\b)",
+        rf"(?s)^(?=.*(?P<shown>{_MOMENTS}))(?=.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\(N,\s{{0,4}}C\)|[pP]lane\w{{0,16}})\b)",
         True,
         lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
     ),

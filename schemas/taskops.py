@@ -366,6 +366,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "rms_norm": ("norm",),
     "cross_entropy": ("log_softmax", "softmax", "logsumexp", "gather"),
     "triplet": ("norm",),
+    "hinge": ("relu",),  # max(0, 1 - y * t)
     "cosine_similarity": ("norm",),
     "grid_sample": ("interpolate",),
 }

@@ -42,6 +42,27 @@ def _ops(code: str) -> dict[str, bool]:
             "Abs(a, x, n);\n  ReduceSum<float>(a, a, tmp, n);\n  Duplicate(a, s, n);\n  Div(y, x, a, n);",
             "norm",
         ),
+        (
+            "Abs(x, x, n);\n  Add(acc, acc, x, n);\n  ReduceSum<float>(s, acc, w, n);\n"
+            "  float absSum = s.GetValue(0);\n  return cols / absSum;",
+            "norm",
+        ),
+        (
+            "Mul(sq, x, x, n);\n  Add(acc, acc, sq, n);\n  // 1 / sqrt(mean + eps)\n  Muls(acc, acc, invC, n);\n"
+            "  Adds(acc, acc, eps, n);\n  Sqrt(acc, acc, n);\n  Div(acc, one, acc, n);",
+            "rms_norm",
+        ),
+        (
+            "Sub(d, pred, tgt, n);\n  Mul(d, d, d, n);\n  Add(acc, acc, d, n);\n}\nReduceSum(r, acc, w, n);\n"
+            "Muls(r, r, invTotal, 8);",
+            "mse",
+        ),
+        (
+            "AscendC::Mul(t, p, y, n);\n  AscendC::Muls(t, t, -1.0f, n);\n  AscendC::Adds(t, t, 1.0f, n);\n"
+            "  AscendC::Relu(t, t, n);",
+            "hinge",
+        ),
+        ("// one plane per core\nfloat var = sq * invCount - mean * mean;", "instance_norm"),
         ("void Init(GM_ADDR anchor, GM_ADDR positive, GM_ADDR negative, GM_ADDR y)", "triplet"),
         ("float sp = log1pf(expf(x));", "softplus"),
         ("float sp = logf(1.0f + std::exp(x));", "softplus"),
@@ -128,6 +149,10 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "acc0 += x0 * w0 + x1 * w1;",  # a two-tap dot product: its weights need not sum to one
         "w1 = 1.0f - w1;",  # one weight, no pair
         "y = acc * invStd;",  # the reciprocal of a deviation: a normalisation, no mean
+        # squares of values less their mean: a variance (a layer norm's), no RMS norm, no error
+        "Sub(d, x, meanLocal, n); Mul(d, d, d, n); ReduceSum(v, d, w, n); Adds(v, v, eps, n); Sqrt(v, v, n);",
+        "Mul(sq, x, x, n); Adds(v, v, -mean, n); Adds(v, v, eps, n); Sqrt(v, v, n);",
+        "Sub(d, x, y, n); Mul(d, d, d, n); ReduceSum(v, d, w, n); Sqrt(v, v, n);",  # a distance
         "float var = ex2 - mean * mean;",  # the moments of a row or a batch: no plane stated
     ],
 )
@@ -144,6 +169,8 @@ def test_code_that_does_no_such_op_shows_none(code: str) -> None:
         ("float e = expf(v - rowMax); s += e; y = logf(s) + rowMax;", "softmax"),
         # a stable softplus is no sigmoid: the chain ends in a Log, not a Reciprocal
         ("Muls(t, x, -1.0f, n); Exp(t, t, n); Adds(t, t, 1.0f, n); Log(y, t, n);", "sigmoid"),
+        # 1 + exp(-v) is no hinge: an exponential stands between the negation and the shift
+        ("Muls(t, x, -1.0f, n); Exp(t, t, n); Adds(t, t, 1.0f, n); Relu(y, t, n);", "hinge"),
         # a tanh times the input without a softplus before it is no mish
         (
             "Muls(t, x, -2.0f, n); Exp(e, t, n); Sub(a, one, e, n); Add(b, one, e, n); Div(th, a, b, n); Mul(y, x, th, n);",
@@ -319,9 +346,52 @@ def test_no_idiom_scans_without_bound() -> None:
         "Cout, Cin, " * 2000,  # layouts without a kernel extent
         "hw " + "e - mean * " * 2000,  # moments without the mean's square
         "w0 = 1.0f - " * 2000,  # weights without their pair
+        "ReduceSum " + "Sub(d, x, y); " * 3000,  # differences never squared
+        "Mul(s, x, x, n); " + "Adds(v, v, eps, n); " * 3000,  # an epsilon added, no root taken
     ],
 )
 def test_hostile_rows_of_the_window_and_norm_shapes_show_none(row: str) -> None:
     # Each row repeats the opening of a shape many times without its end: the bounded gaps give
     # up after at most 800 characters per opening (benchmarks: 100 KB of window loops, 0.13 s).
     assert handwritten_ops(row) == []
+
+
+def test_a_squared_error_summed_places_its_loss_renamed() -> None:
+    # A renamed mean-squared-error kernel states no task word: its vector calls (a difference,
+    # squared, summed) show the loss, and no other task explains them. Before the idiom, its sum
+    # and scale read as a mean, i.e. an average pool, and it was placed nowhere. (The pre-test
+    # reads it for its `else`, as it reads nearly every real kernel: README, a known limit.)
+    mse = """import torch
+class Model(torch.nn.Module):
+    def forward(self, predictions, targets):
+        return torch.mean((predictions - targets) ** 2)
+def get_inputs():
+    return [torch.rand(128, 4096), torch.rand(128, 4096)]
+"""
+    pool = """import torch
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = torch.nn.AvgPool1d(kernel_size=4)
+    def forward(self, x):
+        return self.pool(x)
+def get_inputs():
+    return [torch.rand(16, 32, 128)]
+"""
+    index = _index({"mse_loss": mse, "average_pooling_1d": pool, "relu": RELU})
+    row = """
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+  for (uint32_t i = 0; i < loops; ++i) {
+    if (len == tileLength) { CopyIn(i); } else { CopyInPadded(i, len); }
+    AscendC::Sub(d, aLocal, bLocal, len);
+    AscendC::Mul(d, d, d, len);
+    AscendC::Add(acc, acc, d, len);
+  }
+  AscendC::ReduceSum(res, acc, work, tileLength);
+  // every core adds its share of the mean
+  AscendC::Muls(res, res, invTotal, 8);
+}
+"""
+    assert _task(index, match_document(row, index)[0]) == "mse_loss"
+    unsquared = row.replace("AscendC::Mul(d, d, d, len);", "")
+    assert _task(index, match_document(unsquared, index)[0]) != "mse_loss"
