@@ -148,6 +148,10 @@ _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 _CLASSIFIER = re.compile(r"\bnum_?classes\b", re.I)
 # A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
 # is not a computation it does.
+# an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
+_INDEX_INPUT = re.compile(
+    r'(?:GM_ADDR|Input\("|"name"\s*:\s*"|Tensor\s*&)\s*\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
+)
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
 
 
@@ -228,7 +232,7 @@ def candidate_facts(
     # every task (lcal's matmul-and-all-gather tiling: 5 of 69 files on a matmul task -> 0).
     if collective := COLLECTIVES.search(code):
         facts.ops.setdefault("collective", collective.group(0))
-    _drop_words_of_other_trades(facts)
+    _drop_words_of_other_trades(facts, code)
     for op, shown, incidental in handwritten_ops(code):
         if op not in facts.ops:
             facts.ops[op] = shown
@@ -248,7 +252,7 @@ def candidate_facts(
     return facts, own | words
 
 
-def _drop_words_of_other_trades(facts: CandidateFacts) -> None:
+def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
     (`gatherQueIdx` beside an all-gather). A bare "norm" is a norm only beside the sum of
@@ -258,6 +262,11 @@ def _drop_words_of_other_trades(facts: CandidateFacts) -> None:
     if "collective" in facts.ops:
         facts.ops.pop("gather", None)
         facts.ops.pop("scatter", None)
+    # AscendC's vector `Gather` moves lanes by offsets it computes (a transpose, a shift, an
+    # upsample's columns); torch's gather reads an index tensor the row is given. Fresh rows: a
+    # cumsum, an exclusive cumsum and a nearest upsample had tied with `gather` for their Gather.
+    if "gather" in facts.ops and not _INDEX_INPUT.search(code):
+        del facts.ops["gather"]
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
         del facts.ops["norm"]
     # `num_groups` is a group norm's beside the root of a variance it takes; a grouped GEMM's

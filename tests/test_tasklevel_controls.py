@@ -76,10 +76,27 @@ def test_a_communication_kernel_is_no_gather() -> None:
     facts, _ = candidate_facts(RING)
     assert "gather" not in facts.ops, "a collective's step was read as a gather"
     assert match_document(RING, _index({"gather": GATHER}))[0] is None
-    # The same queue without the collective is a gather's word again.
-    assert (
-        "gather" in candidate_facts(RING.replace("all-gather", "copy").replace("all_gather", "copy"))[0].ops
-    )
+    # The same queue without the collective, in a kernel given an index tensor, is a gather's
+    # word again.
+    local = RING.replace("all-gather", "copy").replace("all_gather", "copy")
+    assert "gather" in candidate_facts(local.replace("GM_ADDR in", "GM_ADDR index"))[0].ops
+
+
+def test_a_lane_shuffle_by_vector_gather_is_no_gather() -> None:
+    # AscendC's `Gather` moves lanes by offsets the kernel computes (a transpose, a shift): a
+    # renamed cumsum that shifts by Gather is not a solution of torch's gather, which reads an
+    # index tensor it is given. Fresh rows: three cumsums and an upsample had tied with `gather`.
+    scan = """
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {
+  // strides 1, 2, 4: gather the shifted copy, then add it
+  AscendC::Gather(g, a, offsets[k * tileLength], 0, len);
+  AscendC::Add(a, a, g, len);
+}
+"""
+    assert "gather" not in candidate_facts(scan)[0].ops
+    assert match_document(scan, _index({"gather": GATHER}))[0] is None
+    given = scan.replace("GM_ADDR x,", "GM_ADDR x, GM_ADDR index,")
+    assert "gather" in candidate_facts(given)[0].ops
 
 
 def test_a_bare_norm_is_a_norm_only_beside_its_computation() -> None:
