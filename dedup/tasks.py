@@ -146,12 +146,12 @@ _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 # task is a block of it, not what it solves. Dev and held-out-a, renamed: 3 networks (LeNet-5,
 # EfficientNet-B1, Swin MLP) were placed on a fused conv task their first block does.
 _CLASSIFIER = re.compile(r"\bnum_?classes\b", re.I)
-# A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
-# is not a computation it does.
 # an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
 _INDEX_INPUT = re.compile(
-    r'(?:GM_ADDR|Input\("|"name"\s*:\s*"|Tensor\s*&)\s*\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
+    r'(?:GM_ADDR|Input\("|"name"\s{0,8}:\s{0,8}"|Tensor\s{0,8}&)\s{0,8}\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
 )
+# A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
+# is not a computation it does.
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
 
 
