@@ -25,6 +25,7 @@ import functools
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -71,6 +72,7 @@ from schemas.taskops import (
     split_identifier,
     strength,
     text_words,
+    torch_ops,
 )
 from schemas.tasks import ROW_TEXT_KIND, CandidateFacts, TaskMatch, TaskSignature
 
@@ -722,6 +724,9 @@ def match_document(
             best, basis, tied = scored_networks[0], "structure", []
         else:
             best, tied = None, scored_networks
+    chained = _network_by_chain(index, code, facts, words, numbers)
+    if chained is not None and (best is None or best.task != chained.task):
+        best, basis, tied = chained, "forward chain", []  # its own forward, call by call
     if best is None and tied:
         stated = CandidateFacts()
         _op_definition(code, stated)
@@ -778,6 +783,7 @@ BASES = {
     "tie": "one of tasks its words tie",
     "network numbers": "the one network whose numbers the row states",
     "network lines": "the one network whose model-building lines the row repeats",
+    "forward chain": "the one network whose forward the row's torch calls repeat, step by step",
     "one explanation": "the one task that explains its hand-written op",
 }
 
@@ -840,6 +846,77 @@ def _network_by_lines(
     if not shows_half_in_rank(index, t, set(facts.ops), set(facts.dims)):
         return None
     return semantic_score(index, t, facts, words, numbers)
+
+
+# A binding that runs a network's forward as a chain of torch calls (`at::conv2d`, `at::relu`,
+# `at::max_pool2d`, ...) repeats its reference's ops in order, layer by layer: placed on the
+# network whose op sequence it shares the most of (the Dice of their longest common subsequence),
+# at least CHAIN_AGREEMENT and CHAIN_MARGIN ahead of any other task, when the chain has at least
+# CHAIN_MIN_CALLS ops. A fused task's few steps share a short part of it: an AlexNet's
+# convolutions, relus and pools had placed it on `conv2d_relu_bias_add` (fresh rows).
+CHAIN_MIN_CALLS, CHAIN_AGREEMENT, CHAIN_MARGIN = 6, 0.6, 0.15
+_TORCH_CALL = re.compile(r"\b(?:at|torch|F|functional)(?:::|\.)(\w{1,40})\s{0,8}\(")
+_PARENTHESIS = re.compile(r"[()]")
+
+
+def torch_call_chain(code: str) -> list[str]:
+    """The ops of a row's torch calls in the order they run: by where each call's arguments close
+    (`at::relu(at::conv2d(x, w))` is a conv, then a relu)."""
+    if "at::" not in code and "torch" not in code and "F." not in code:
+        return []
+    calls = [(call.end() - 1, torch_ops(call.group(1).lower())) for call in _TORCH_CALL.finditer(code)]
+    calls = [(opening, ops) for opening, ops in calls if ops]
+    if not calls:
+        return []
+    closing = _closing_parentheses(code)
+    ordered = sorted(calls, key=lambda call: closing.get(call[0], len(code)))
+    return [op for _, ops in ordered for op in ops]
+
+
+def _closing_parentheses(code: str) -> dict[int, int]:
+    """Where each opening parenthesis closes, in one pass (an unclosed one is left out)."""
+    closing: dict[int, int] = {}
+    open_at: list[int] = []
+    for paren in _PARENTHESIS.finditer(code):
+        if paren.group() == "(":
+            open_at.append(paren.start())
+        elif open_at:
+            closing[open_at.pop()] = paren.start()
+    return closing
+
+
+def _common_steps(a: Sequence[str], b: Sequence[str]) -> int:
+    """The length of the longest common subsequence of two op sequences."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def _network_by_chain(
+    index: TaskIndex, code: str, facts: CandidateFacts, words: set[str], numbers: frozenset[float]
+) -> SemanticScore | None:
+    chain = torch_call_chain(code)
+    if len(chain) < CHAIN_MIN_CALLS:
+        return None
+    counts = Counter(chain)
+    shares = []
+    for t, sig in enumerate(index.signatures):
+        size = len(chain) + len(sig.ops)
+        # The ops both have, counted, bound the common subsequence: most tasks end here, and a
+        # hostile row's thousands of calls end every task here (the share cannot reach the floor).
+        bound = sum(min(n, counts[op]) for op, n in Counter(sig.ops).items())
+        if len(sig.ops) >= 3 and 2 * bound / size >= CHAIN_AGREEMENT - CHAIN_MARGIN:
+            shares.append((2 * _common_steps(chain, sig.ops) / size, t))
+    shares.sort(reverse=True)
+    if not shares or shares[0][0] < CHAIN_AGREEMENT or index.named[shares[0][1]]:
+        return None
+    if len(shares) > 1 and shares[0][0] - shares[1][0] < CHAIN_MARGIN:
+        return None
+    return semantic_score(index, shares[0][1], facts, words, numbers)
 
 
 def repeated_model_lines(sig: TaskSignature, code: str) -> list[str]:

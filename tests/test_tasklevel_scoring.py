@@ -559,3 +559,68 @@ def test_a_versioned_name_is_its_versioned_task() -> None:
             "op_zulu", f"mobilenet_{version.lower()}_custom"
         )
         assert _task(index, match_document(row, index)[0]) == f"mobilenet_{version.lower()}"
+
+
+SMALL_NET = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 32, kernel_size=5)
+        self.conv2 = nn.Conv2d(32, 64, kernel_size=3)
+        self.conv3 = nn.Conv2d(64, 64, kernel_size=3)
+        self.fc1 = nn.Linear(1024, 256)
+        self.fc2 = nn.Linear(256, num_classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = F.relu(self.conv3(x))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        return self.fc2(x)
+
+def get_inputs():
+    return [torch.rand(8, 3, 48, 48)]
+"""
+
+
+def test_a_network_whose_forward_the_binding_runs_call_by_call_is_placed_on_it() -> None:
+    # A binding that runs the network's layers as torch calls, its fully connected layers in a
+    # custom kernel: the calls repeat the reference's forward in order. Without the chain this
+    # row is placed nowhere (a fresh AlexNet so written had been placed on the fused task its
+    # convolutions, relus and bias adds share).
+    index = _index(
+        {"small_net": SMALL_NET, "conv2d_relu_bias_add": _reference("        x = torch.relu(x) + 1.0")}
+    )
+    binding = """
+at::Tensor forward(const at::Tensor& x, const std::vector<at::Tensor>& w, const std::vector<at::Tensor>& b) {
+  at::Tensor h = at::max_pool2d(at::relu(at::conv2d(x, w[0], b[0])), {2, 2});
+  h = at::max_pool2d(at::relu(at::conv2d(h, w[1], b[1])), {2, 2});
+  h = at::relu(at::conv2d(h, w[2], b[2]));
+  h = at::flatten(h, 1);
+  return dense(h);  // the custom op: bias add and relu on the cube unit
+}
+"""
+    row = binding + _conv_kernel("  Add(y, acc, bias, n);\n  Relu(y, y, n);")
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "small_net" and match is not None and match.basis == "forward chain"
+    # One convolution run so is no network's forward.
+    short = row.replace(
+        binding.split("\n", 3)[3], "  return dense(at::relu(at::conv2d(x, w[0], b[0])));\n}\n"
+    )
+    assert _task(index, match_document(short, index)[0]) != "small_net"
+
+
+def test_a_hostile_chain_of_calls_is_read_in_one_pass_and_places_no_network() -> None:
+    # Thousands of calls, unclosed or nested: their parentheses are matched in one pass, and the
+    # ops both sides have, counted, bound every task's share below the floor (no subsequence is
+    # computed). Quadratic forms took minutes on such rows.
+    from dedup.tasks import torch_call_chain
+
+    index = _index({"small_net": SMALL_NET})
+    for row in ("at::relu(" * 12000, "at::relu(at::conv2d(at::max_pool2d(" * 3000 + ")" * 9000):
+        assert len(torch_call_chain(row)) >= 9000
+        assert _task(index, match_document(row, index)[0]) != "small_net"
