@@ -47,6 +47,7 @@ from dedup.ties import settle_tie
 from dedup.weak_tasks import (
     ARITHMETIC,
     REDUCE_CALL,
+    REDUCTION,
     WeakForm,
     arithmetic_op,
     epilogue_ops,
@@ -243,6 +244,11 @@ def candidate_facts(
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
             facts.inferred.append(op)
+            if len(parts) == 1:
+                # One op renamed (a mean read as an average pool) completes a fused task; alone
+                # it claims no single-op task: a mean reduction, an RMS norm's or a loss's mean
+                # had tied with the three average pools.
+                facts.incidental.append(op)
     facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)}) or _checked_rank(code)
     _transposed_flag(code, facts)
     facts.constructors = model_constructors(code)
@@ -684,11 +690,8 @@ def match_document(
         if scored.constants >= VALUE_CLAIM_AGREEMENT:
             candidates.append(scored)
     claimed = {s.task for s in candidates}
-    candidates += [
-        semantic_score(index, t, facts, words, numbers)
-        for t in _weak_form_tasks(index, code, facts)
-        if t not in claimed
-    ]
+    formed = set(_weak_form_tasks(index, code, facts))
+    candidates += [semantic_score(index, t, facts, words, numbers) for t in formed if t not in claimed]
     candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
     if "Reduce" in code and REDUCE_CALL.search(code):  # an elementwise task reduces nothing
         candidates = [s for s in candidates if not _elementwise(index, s.task)]
@@ -740,6 +743,8 @@ def match_document(
             best, basis = _network_by_numbers(index, facts, words, numbers, fits), "network numbers"
         if best is None:
             best, basis = _sole_explanation(index, candidates, facts), "one explanation"
+        if best is None:
+            best, basis = _sole_form(candidates, formed), "form"
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -785,6 +790,7 @@ BASES = {
     "network lines": "the one network whose model-building lines the row repeats",
     "forward chain": "the one network whose forward the row's torch calls repeat, step by step",
     "one explanation": "the one task that explains its hand-written op",
+    "form": "the one task the form of its kernel names (a reduction it performs, and nothing else)",
 }
 
 
@@ -961,6 +967,20 @@ def _sole_explanation(
     return explaining[0] if len(explaining) == 1 and explaining[0].score >= SOLE_FLOOR else None
 
 
+def _sole_form(candidates: list[SemanticScore], formed: set[int]) -> SemanticScore | None:
+    """The one task a kernel's form claims (`_weak_form_tasks`: a reduction it performs and
+    nothing else), when no other candidate scores within RUNNER_UP_MARGIN of it and it scores
+    STRUCTURE_FLOOR at least: renamed, a reduction kernel's words no longer reach the threshold,
+    the form it performs still names the task."""
+    options = [s for s in candidates if s.task in formed]
+    if len(options) != 1 or options[0].score < STRUCTURE_FLOOR:
+        return None
+    sole = options[0]
+    return (
+        None if any(s is not sole and sole.score - s.score < RUNNER_UP_MARGIN for s in candidates) else sole
+    )
+
+
 def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMatch]) -> TaskMatch:
     """A document that solves one of several tasks its words tie (within RUNNER_UP_MARGIN, above
     the threshold) and its structure does not separate: a leak all the same, placed on the first
@@ -1005,6 +1025,8 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
             # and does none; fresh rows: 1 more right, controls the same). A broadcast or a
             # reduction is known by words too: a hand-written sum beside it is other work.
             others = [op for op in others if strength(op) == STRONG or op in epilogue_ops(code)]
+        if form is REDUCTION and _TENSOR_PRODUCT.search(code):
+            others.append("mul")  # products of two tensors, then summed: a dot product (SpMV)
         if not tasks or others:
             continue
         for op, evidence in shown.items():
@@ -1107,6 +1129,8 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
     return set(facts.inferred) | set(facts.incidental)
 
 
+# AscendC's elementwise product of two tensors (`Mul`; a scale is `Muls`)
+_TENSOR_PRODUCT = re.compile(r"\bMul\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\(")
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).

@@ -91,6 +91,26 @@ def test_a_reduction_inside_other_work_claims_no_reduction_task() -> None:
     assert performed_reductions(_kernel("  uint32_t total = a + b; // the sum of the lengths")) == {}
 
 
+def test_a_renamed_kernel_that_only_reduces_is_placed_by_its_form() -> None:
+    # Renamed and without a model, a reduction kernel's words no longer reach the threshold; the
+    # one task the form it performs names is placed (basis "form"). A sparse matrix-vector product
+    # reduces too, after a product of two tensors: no reduction task.
+    index = _index({**TASKS, "softmax": SOFTMAX})
+    row = _kernel(
+        "  AscendC::ReduceMin<float>(yLocal, xLocal, tmp, cols);\n  AscendC::Adds(yLocal, yLocal, 0.0f, 1);"
+    )
+    match, _ = match_document(row, index)
+    assert (
+        _task(index, match) == "min_reduction_over_a_dimension"
+        and match is not None
+        and match.basis == "form"
+    )
+    spmv = _kernel(
+        "  AscendC::Mul(prod, vals, xg, nnz);\n  AscendC::ReduceSum<float>(yLocal, prod, tmp, nnz);"
+    )
+    assert match_document(spmv, index)[0] is None
+
+
 def test_the_reductions_a_row_performs_are_read_from_calls_compares_and_names() -> None:
     assert performed_reductions("AscendC::ReduceMax<float>(y, x, t, s, true);") == {"max": "ReduceMax"}
     assert performed_reductions("BlockReduceMin(y, x, 1, mask, 1, 1, 8);") == {"min": "BlockReduceMin"}
