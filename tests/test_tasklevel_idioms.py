@@ -282,7 +282,7 @@ def test_an_incidental_shape_alone_never_claims_a_single_op_task() -> None:
     )
     assert match_document(norm, index)[0] is None
     facts, _ = candidate_facts(norm)
-    assert facts.incidental == ["relu"]
+    assert facts.incidental == ["relu", "avg_pool"]  # and its mean is no average pool of its own
 
 
 def test_a_specific_shape_places_a_single_op_row_whose_words_do_not() -> None:

@@ -194,11 +194,14 @@ def get_init_inputs():
 
 
 def test_with_a_judge_a_row_of_weak_ops_only_gets_candidates() -> None:
-    # A renamed sum reduction shows no strong op: the offline pre-test skips it (every kernel
-    # sums something); with a judge, its task is a candidate for the judge to decide.
+    # A weighted sum (products, then a sum along the row) shows no strong op and does more than
+    # reduce: offline it is placed nowhere (every kernel sums something); with a judge, the sum
+    # reduction is a candidate for the judge to decide. A kernel that only reduces is placed by
+    # its form offline (`dedup.tasks._sole_form`).
     index = _index({"sum_reduction_over_a_dimension": SUM_REDUCTION})
     kernel = """extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {
   // reduce each row along the chosen dim
+  Mul(xLocal, xLocal, wLocal, rowLength);
   ReduceSum(yLocal, xLocal, work, rowLength);
 }"""
     assert match_document(kernel, index)[0] is None
@@ -206,6 +209,13 @@ def test_with_a_judge_a_row_of_weak_ops_only_gets_candidates() -> None:
     match, _ = match_document(kernel, index)
     assert match is not None and (match.layer, _task(index, match)) == (
         "candidate",
+        "sum_reduction_over_a_dimension",
+    )
+    index.judge_candidates = 0
+    only = kernel.replace("  Mul(xLocal, xLocal, wLocal, rowLength);\n", "")
+    match, _ = match_document(only, index)
+    assert match is not None and (match.basis, _task(index, match)) == (
+        "form",
         "sum_reduction_over_a_dimension",
     )
 
