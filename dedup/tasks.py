@@ -273,8 +273,10 @@ def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     # AscendC's vector `Gather` moves lanes by offsets it computes (a transpose, a shift, an
     # upsample's columns); torch's gather reads an index tensor the row is given. Fresh rows: a
     # cumsum, an exclusive cumsum and a nearest upsample had tied with `gather` for their Gather.
-    if "gather" in facts.ops and not _INDEX_INPUT.search(code):
-        del facts.ops["gather"]
+    # Its `Scatter` likewise writes lanes to offsets it computes (a tridiagonal solver's frames).
+    if ("gather" in facts.ops or "scatter" in facts.ops) and not _INDEX_INPUT.search(code):
+        facts.ops.pop("gather", None)
+        facts.ops.pop("scatter", None)
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
         del facts.ops["norm"]
     # `num_groups` is a group norm's beside the root of a variance it takes; a grouped GEMM's

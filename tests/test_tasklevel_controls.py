@@ -97,6 +97,12 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {
     assert match_document(scan, _index({"gather": GATHER}))[0] is None
     given = scan.replace("GM_ADDR x,", "GM_ADDR x, GM_ADDR index,")
     assert "gather" in candidate_facts(given)[0].ops
+    # Its `Scatter` likewise: a solver writing frames back to offsets it computes.
+    frames = scan.replace("gather the shifted copy", "scatter the frame back").replace(
+        "Gather(g", "Scatter(g"
+    )
+    assert "scatter" not in candidate_facts(frames)[0].ops
+    assert "scatter" in candidate_facts(frames.replace("GM_ADDR x,", "GM_ADDR x, GM_ADDR indices,"))[0].ops
 
 
 def test_a_bare_norm_is_a_norm_only_beside_its_computation() -> None:
