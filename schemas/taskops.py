@@ -488,6 +488,8 @@ NOT_COMPUTATIONS = re.compile(
     rf"(?i){_COLLECTIVE_PHRASES}|set_?mask_?(?:norm|count)"
     r"|(?:set_?)?atomic_?(?:add|max|min|sub)"
     r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
+    # A position encoding (a rotary or learnt one) is added to a sequence, not looked up by ids.
+    r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
     # A size: "product of leading dims", "the product of all dimensions but the last".
     r"|\bproduct\s+of\s+(?:[a-z]+\s+){0,4}(?:dims?|dimensions|sizes|shapes?|extents|lengths)\b"
 )
