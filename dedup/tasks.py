@@ -747,8 +747,6 @@ def match_document(
             best, basis = _sole_explanation(index, candidates, facts), "one explanation"
         if best is None:
             best, basis = _sole_form(candidates, formed), "form"
-        if best is None:
-            best, basis = _settled_below(index, candidates, code), "tie settled"
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -969,23 +967,6 @@ def _sole_explanation(
         ):
             explaining.append(scored)
     return explaining[0] if len(explaining) == 1 and explaining[0].score >= SOLE_FLOOR else None
-
-
-def _settled_below(index: TaskIndex, candidates: list[SemanticScore], code: str) -> SemanticScore | None:
-    """Of the candidates a renamed row's words leave below the threshold and within
-    RUNNER_UP_MARGIN of each other (siblings: the matmul tasks), the one that agrees with a
-    structural fact the row states (the operand it transposes, the input or kernel it refuses
-    unless square, the state it returns, its switches), when exactly one does. Its number of
-    inputs and its words are left out here: below the threshold they placed as many rows wrong
-    as right (fresh batches 1-6: +5 right, +3 wrong with them; +2, none wrong without)."""
-    top = max((s.score for s in candidates), default=0.0)
-    if top < STRUCTURE_FLOOR:
-        return None
-    near = [s for s in candidates if top - s.score < RUNNER_UP_MARGIN]
-    if len(near) < 2:
-        return None
-    kept = settle_tie(index, [s.task for s in near], code, CandidateFacts(), set())
-    return next(s for s in near if s.task == kept[0]) if len(kept) == 1 else None
 
 
 def _sole_form(candidates: list[SemanticScore], formed: set[int]) -> SemanticScore | None:

@@ -333,20 +333,6 @@ def test_the_operand_a_row_transposes_settles_a_tie_between_siblings() -> None:
     } == set(TRANSPOSED)
 
 
-def test_the_operand_a_row_transposes_places_a_terse_row_its_words_leave_below_the_threshold() -> None:
-    # Renamed and uncommented, a matmul kernel's words score its siblings alike and under the
-    # threshold: no tie is named. The operand it transposes still singles one out.
-    index = _index({**TRANSPOSED, "square_matrix_multiplication": _matmul_reference("A, B"), **BYSTANDER})
-    terse = "\n".join(line for line in MATMUL_ROW.splitlines() if not line.startswith("//"))
-    match, _ = match_document(terse, index)
-    assert (
-        _task(index, match) == "matmul_with_transposed_b"
-        and match is not None
-        and match.basis == "tie settled"
-    )
-    assert match_document(terse.replace("true", "false"), index)[0] is None
-
-
 def test_the_number_of_inputs_a_row_declares_settles_a_tie_between_siblings() -> None:
     index = _index(
         {
