@@ -38,7 +38,8 @@ def settle_tie(
     some do and others do not: its number of tensor inputs (`masked_cumsum` takes a mask,
     `cumsum` not), the matmul operands it transposes (`matmul_with_transposed_a` / `_b`), the
     input or kernel it refuses unless square (`..._square_kernel` / `_asymmetric_kernel`), the
-    recurrent state its output is named after (`lstm_hn` / `lstm_cn`), the switches it states
+    recurrent state its output is named after or its binding returns (`lstm_hn` / `lstm_cn`;
+    fresh rows: 2 more right), the switches it states
     against those the reference builds its modules with (`bidirectional=False`); then a word
     only some tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes
     3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
@@ -46,7 +47,7 @@ def settle_tie(
     inputs = len(stated.inputs)
     transposed = transposed_operands(code)
     square = square_only(code)
-    state = _returned_state(stated.outputs)
+    state = _returned_state(stated.outputs) or returned_by_binding(code)
     switches = stated_switches(code)
     agreements: list[Callable[[TaskSignature], bool]] = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
@@ -128,6 +129,25 @@ _STATE_OUTPUTS |= dict.fromkeys(("y", "out", "output"), "output")  # the sequenc
 def _returned_state(outputs: list[str]) -> str:
     """The one recurrent state ("h_n", "c_n") an op definition's outputs are named after, if any."""
     states = {_STATE_OUTPUTS.get(re.sub(r"[^a-z]", "", name.lower()), "") for name in outputs}
+    return states.pop() if len(states) == 1 else ""
+
+
+# What a binding returns, as a variable or stacked (`return hn;`, `return at::stack(c_last, 0);`):
+# the recurrent state the variable is named after. A value computed from a state
+# (`return at::addmm(b, hLast, w.t());`, a model's head) names none.
+_RETURN = re.compile(r"\breturn\s{1,8}(?:(?:at|torch)::(?:stack|cat)\s{0,8}\(\s{0,8})?([A-Za-z_]\w{0,40})\b")
+_RETURNED_STATE = {
+    **dict.fromkeys(("hn", "hlast", "hfinal", "hout", "hidden"), "h_n"),
+    **dict.fromkeys(("cn", "clast", "cfinal", "cout", "cell"), "c_n"),
+}
+
+
+def returned_by_binding(code: str) -> str:
+    """The one recurrent state ("h_n", "c_n") the row's return statements name, if any."""
+    if "return" not in code:
+        return ""
+    named = (_RETURNED_STATE.get(word.lower().replace("_", "")) for word in _RETURN.findall(code))
+    states = {state for state in named if state}
     return states.pop() if len(states) == 1 else ""
 
 

@@ -463,6 +463,22 @@ def test_the_state_a_rows_output_is_named_after_settles_a_tie_between_siblings()
         assert _task(index, match) == task and match.tied == []
 
 
+def test_the_state_a_rows_binding_returns_settles_a_tie_between_siblings() -> None:
+    # The op definition's output names no state (`res`); the binding returns the variable that
+    # holds one, or stacks it. A value computed from a state (a model's head on the last hidden)
+    # names none.
+    index = _index({"lstm_hn": _recurrent("LSTM", "state[0]"), "lstm_cn": _recurrent("LSTM", "state[1]")})
+    row = _recurrent_row("LSTM", "res") + "// specialised: x [12, 6, 20], h0 [2, 6, 32]\n"
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    for ret, task in (("return c_n;", "lstm_cn"), ("return at::stack(hLast, 0);", "lstm_hn")):
+        match, _ = match_document(row + f"at::Tensor run_lstm() {{ {ret} }}\n", index)
+        assert _task(index, match) == task and match is not None and match.tied == []
+    head = row + "at::Tensor run_lstm() { return at::addmm(fcBias, hLast, fcWeight.t()); }\n"
+    match, _ = match_document(head, index)
+    assert match is not None and len(match.tied) == 1
+
+
 def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() -> None:
     index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
     row = _conv_kernel(TIED_BODY)
