@@ -422,6 +422,12 @@ class TaskIndex:
     judge_candidates: int = 0
 
 
+# Task words that are everyday words of code ("upper bound", "lower half") count only beside the
+# word they qualify in the task's name: a batched matmul that says "upper" is no
+# `matmul_for_upper_triangular_matrices` (batch 7, read: placed so).
+_QUALIFIED = {"upper": "triangular", "lower": "triangular"}
+
+
 def _task_words(sig: TaskSignature) -> set[str]:
     words = set(split_identifier(sig.task))
     for param in sig.init_params:
@@ -541,7 +547,8 @@ def semantic_score(
     ops = 2 * both / total if total else 0.0  # Dice: the task explained and the document explained
     present = sorted(task_ops & shown)
     weights = index.words[t]
-    word_share = _word_share(weights, sum(v for w, v in weights.items() if w in words))
+    found = (w for w in weights if w in words and _QUALIFIED.get(w, w) in words)
+    word_share = _word_share(weights, sum(weights[w] for w in found))
     stated = index.values[t]
     shared = sorted(v for v in stated if v in values)
     constants = _value_agreement(index, stated, shared, values)

@@ -624,3 +624,38 @@ def test_a_hostile_chain_of_calls_is_read_in_one_pass_and_places_no_network() ->
     for row in ("at::relu(" * 12000, "at::relu(at::conv2d(at::max_pool2d(" * 3000 + ")" * 9000):
         assert len(torch_call_chain(row)) >= 9000
         assert _task(index, match_document(row, index)[0]) != "small_net"
+
+
+def test_an_everyday_word_of_a_task_name_counts_only_beside_the_word_it_qualifies() -> None:
+    # "upper" is a bound in most kernels: it names the triangular task only beside "triangular".
+    upper = """import torch
+class Model(torch.nn.Module):
+    def forward(self, A, B):
+        return torch.triu(torch.matmul(A, B))
+N = 4096
+def get_inputs():
+    return [torch.triu(torch.rand(N, N)), torch.triu(torch.rand(N, N))]
+"""
+    index = _index({"matmul_for_upper_triangular_matrices": upper, "conv2d_relu": CONV_RELU})
+    row = """
+extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+  // matmul of the two matrices; COMMENT
+  mm.SetTensorA(aGlobal); mm.SetTensorB(bGlobal); mm.IterateAll(cGlobal);
+}
+"""
+    bound = semantic_score(
+        index,
+        0,
+        *candidate_facts(row.replace("COMMENT", "upper bound of the tile loop"), full=False),
+        frozenset(),
+    )
+    stated = semantic_score(
+        index, 0, *candidate_facts(row.replace("COMMENT", "upper triangular"), full=False), frozenset()
+    )
+    assert stated.words > bound.words
+    assert (
+        bound.words
+        == semantic_score(
+            index, 0, *candidate_facts(row.replace("COMMENT", ""), full=False), frozenset()
+        ).words
+    )
