@@ -54,6 +54,7 @@ from dedup.weak_tasks import (
     form_of_task,
     may_show_a_form,
     performed_forms,
+    performed_reductions,
 )
 from schemas import KernelUnit
 from schemas.ascendc import operator_dir_of, split_unit_code
@@ -691,8 +692,10 @@ def match_document(
         match = TaskMatch(-1, t, "identity", level, score, "high" if level == "fused" else "medium")
         match.name, match.matched_ops, match.shared_numbers = name, scored.matched_ops, scored.shared_numbers
         return match, facts
+    called = epilogue_ops(code) | frozenset(performed_reductions(code))
     candidates = [
-        semantic_score(index, t, facts, words, numbers) for t in _claimable_tasks(index, facts, present)
+        semantic_score(index, t, facts, words, numbers)
+        for t in _claimable_tasks(index, facts, present, called)
     ]
     for t in _stated_weak_tasks(index, numbers, present, set(facts.dims)):
         scored = semantic_score(index, t, facts, words, numbers)
@@ -1008,14 +1011,35 @@ def _only_fitting(options: list[SemanticScore], fits: set[int]) -> SemanticScore
     return next(iter(fitting.values())) if len(fitting) == 1 else None
 
 
-def _claimable_tasks(index: TaskIndex, facts: CandidateFacts, present: set[str]) -> Iterator[int]:
+def _claimable_tasks(
+    index: TaskIndex, facts: CandidateFacts, present: set[str], called: frozenset[str] = frozenset()
+) -> Iterator[int]:
     """Tasks semantics may place the document on. The fused-task rule: every required op shown,
     with enough strong ones among them (a task of weak ops only, `sum_reduction`, is left to
     identity and to its stated numbers); a network is placed by its name only."""
     dims = set(facts.dims)
     for required, tasks in index.groups.items():
-        if required <= present and semantically_claimable(required, facts.inferred, facts.incidental):
+        if required <= present and (
+            semantically_claimable(required, facts.inferred, facts.incidental)
+            or _weak_steps_called(required, called)
+        ):
             yield from (t for t in tasks if index.named[t] and same_rank(index, t, dims))
+
+
+def _weak_steps_called(required: frozenset[str], called: frozenset[str]) -> bool:
+    """A fused task of one heavy op and weak steps (`conv2d_scaling_min`: a conv, then a min)
+    whose every weak step the row's AscendC vector calls do (`Mins`, `ReduceMin` after the conv),
+    and nothing else but arithmetic: the calls are the second strong piece of evidence a word
+    alone is not. (A header of vector wrappers calls everything: ops-fft's SIMD helpers.)"""
+    heavy = required & _HEAVY
+    steps = required - heavy
+    return (
+        len(heavy) == 1
+        and is_fused(sorted(required))
+        and bool(steps)
+        and steps <= called
+        and not called - steps - _ARITHMETIC_STEPS
+    )
 
 
 def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list[int]:
@@ -1141,6 +1165,7 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
 # AscendC's elementwise product of two tensors (`Mul`; a scale is `Muls`)
 _TENSOR_PRODUCT = re.compile(r"\bMul\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\(")
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
+_ARITHMETIC_STEPS = frozenset({"add", "sub", "mul", "div"})
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).
 _ELEMENTWISE = ACTIVATIONS | {"add", "sub", "mul", "div"}

@@ -146,12 +146,15 @@ def test_a_task_of_weak_ops_is_claimed_by_a_row_that_states_its_numbers() -> Non
     body = """
 // matmul of a and b, then the minimum of each row, then subtract the shift
 extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR y) {
-  Mmad(c, a, b, p); ReduceMin(m, c, w, n); Adds(y, m, -shift, n);
+  Mmad(c, a, b, p); MinRows(m, c, n); Adds(y, m, -shift, n);
 }"""
     plain, _ = match_document(body, index)
-    assert plain is None  # matmul and min alone: every matmul kernel's tiling says min
+    assert plain is None  # matmul and the word min alone: every matmul kernel's tiling says min
     stated, _ = match_document(body + "\n// M=733 K=517 N=389 shift=0.37", index)
     assert _task(index, stated) == "matmul_min_subtract", "the task's own numbers were not read as a claim"
+    # An AscendC reduction that takes the minimum after the matmul does the step: claimed so too.
+    called, _ = match_document(body.replace("MinRows(m, c, n);", "ReduceMin(m, c, w, n);"), index)
+    assert _task(index, called) == "matmul_min_subtract"
 
 
 def test_an_audited_table_carries_each_rows_instruction(tmp_path) -> None:

@@ -659,3 +659,25 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
             index, 0, *candidate_facts(row.replace("COMMENT", ""), full=False), frozenset()
         ).words
     )
+
+
+def test_a_fused_task_of_a_heavy_op_and_weak_steps_is_claimed_when_vector_calls_do_the_steps() -> None:
+    # `conv2d_scaling_min` requires a conv and a min; "min" is a word of every tiling, so the
+    # word alone claims nothing. A renamed row whose AscendC calls take the minimum after its
+    # convolution does the step; a header of vector wrappers that calls everything does not.
+    index = _index(
+        {
+            "conv2d_scaling_min": _reference(
+                "        x = x * 2.0\n        x = torch.min(x, dim=1, keepdim=True)[0]"
+            )
+        }
+    )
+    row = _conv_kernel(
+        "  Muls(y, acc, scale, n);  // scaling\n  ReduceMin<float>(m, y, work, channels);  // min over channels"
+    )
+    assert _task(index, match_document(row, index)[0]) == "conv2d_scaling_min"
+    wrappers = row.replace(
+        "ReduceMin<float>(m, y, work, channels);",
+        "ReduceMin<float>(m, y, work, channels); Exp(e, y, n); Log(l, e, n);",
+    )
+    assert match_document(wrappers, index)[0] is None
