@@ -339,6 +339,12 @@ IDIOMS: tuple[Idiom, ...] = (
 )
 
 
+# A running minimum inside a window loop that keeps a running maximum: the loop bounds a range of
+# positions (`sMin = s < sMin ? s : sMin; sMax = s > sMax ? s : sMax;`, a transposed conv's valid
+# taps), it pools nothing (fresh rows: a plain transposed conv had been placed on a max pool task).
+_RUNNING_MIN = re.compile(rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*<=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b")
+
+
 def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:
     """(op, the code that shows it, incidental) for each op an idiom finds in `code`, each op once
     (a specific shape wins over an incidental one)."""
@@ -347,7 +353,7 @@ def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:
         if idiom.screen not in code or (idiom.lead is not None and idiom.lead.search(code) is None):
             continue
         hit = idiom.pattern.search(code)
-        if hit is None:
+        if hit is None or (idiom.op == "max_pool" and _RUNNING_MIN.search(hit.group(0))):
             continue
         known = found.get(idiom.op)
         if known is None or (known[2] and not idiom.incidental):

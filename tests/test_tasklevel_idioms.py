@@ -204,6 +204,8 @@ def test_a_running_maximum_is_a_max_not_a_relu() -> None:
         "for (kw = 0; kw < kernelWidth; ++kw) {\n  acc += x[i + kw] * w[kw];\n}",
         # a running maximum over channels, not over a kernel window
         "for (c = 0; c < channels; ++c) {\n  m = (v[c] > m) ? v[c] : m;\n}",
+        # the range of a transposed conv's valid taps: a running min and max of positions
+        "for (k = 0; k < kw; ++k) {\n  int32_t s = t / sw;\n  sMin = s < sMin ? s : sMin;\n  sMax = s > sMax ? s : sMax;\n}",
     ],
 )
 def test_a_window_without_a_running_maximum_is_no_max_pool(code: str) -> None:
