@@ -51,6 +51,13 @@ _EXP_LESS_MAX = (
     rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
 )
 _LOG_AFTER_ADD = rf"Log{_CALL}"
+
+
+# A running compare, `m = (v > m) ? v : m` (`cmp` ">": a maximum; "<": a minimum)
+def _running(cmp: str) -> str:
+    return rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*{cmp}=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b"
+
+
 # a variance from the first two moments: `ex2 - mean * mean`
 _MOMENTS = r"\b\w{1,64}\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
 
@@ -275,7 +282,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "max",
         "?",
-        rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b",
+        _running(">"),
         True,
         lead=r">=?\s*\w{1,64}\s*\)?\s*\?",
     ),
@@ -342,7 +349,7 @@ IDIOMS: tuple[Idiom, ...] = (
 # A running minimum inside a window loop that keeps a running maximum: the loop bounds a range of
 # positions (`sMin = s < sMin ? s : sMin; sMax = s > sMax ? s : sMax;`, a transposed conv's valid
 # taps), it pools nothing (fresh rows: a plain transposed conv had been placed on a max pool task).
-_RUNNING_MIN = re.compile(rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*<=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b")
+_RUNNING_MIN = re.compile(_running("<"))
 
 
 def handwritten_ops(code: str) -> list[tuple[str, str, bool]]:

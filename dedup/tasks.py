@@ -46,6 +46,7 @@ from dedup.structure import (
 from dedup.ties import settle_tie
 from dedup.weak_tasks import (
     ARITHMETIC,
+    CALL_OPENING,
     REDUCE_CALL,
     REDUCTION,
     WeakForm,
@@ -1038,7 +1039,7 @@ def _weak_steps_called(required: frozenset[str], called: frozenset[str]) -> bool
         and is_fused(sorted(required))
         and bool(steps)
         and steps <= called
-        and not called - steps - _ARITHMETIC_STEPS
+        and not called - steps - ARITHMETIC.ops
     )
 
 
@@ -1163,9 +1164,8 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
 
 
 # AscendC's elementwise product of two tensors (`Mul`; a scale is `Muls`)
-_TENSOR_PRODUCT = re.compile(r"\bMul\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\(")
+_TENSOR_PRODUCT = re.compile(r"\bMul" + CALL_OPENING)
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
-_ARITHMETIC_STEPS = frozenset({"add", "sub", "mul", "div"})
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).
 _ELEMENTWISE = ACTIVATIONS | {"add", "sub", "mul", "div"}

@@ -44,9 +44,9 @@ _ELEMENTWISE_CALLS = frozenset(
 
 # A call's opening after its name: template arguments allowed, the spaces around them bounded (a
 # name before 100 KB of spaces, unbounded on both sides of the optional group, was a square).
-_OPENING = r"\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
+CALL_OPENING = r"\s{0,8}(?:<[^<>;()]{0,64}>)?\s{0,8}\("
 # AscendC's vector arithmetic, by the op it does (`Adds`: a tensor and a scalar).
-_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)" + _OPENING)
+_ARITHMETIC_CALL = re.compile(r"\b((Add|Sub|Mul|Div)s?)" + CALL_OPENING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +192,9 @@ _EPILOGUE_OP = {
     "Power": "pow",
     "Pow": "pow",
 }
-_EPILOGUE_CALL = re.compile(r"\b(" + "|".join(sorted(_EPILOGUE_OP, key=len, reverse=True)) + ")" + _OPENING)
+_EPILOGUE_CALL = re.compile(
+    r"\b(" + "|".join(sorted(_EPILOGUE_OP, key=len, reverse=True)) + ")" + CALL_OPENING
+)
 
 
 @functools.lru_cache(maxsize=1)
