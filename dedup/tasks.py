@@ -72,6 +72,7 @@ from schemas.taskops import (
     implied_ops,
     line_keys,
     ops_of_words,
+    short_forms,
     split_identifier,
     strength,
     text_words,
@@ -233,6 +234,7 @@ def candidate_facts(
             facts.ops.setdefault(op, word)
     for op, word in _prose_pairs(stream):
         facts.ops.setdefault(op, word)
+    words |= short_forms(facts.ops.values())
     # Collective communication is work no single-device benchmark task does: extra work against
     # every task (lcal's matmul-and-all-gather tiling: 5 of 69 files on a matmul task -> 0).
     if collective := COLLECTIVES.search(code):
@@ -682,7 +684,8 @@ def match_document(
     present = set(facts.ops)
     numbers = frozenset(facts.values)
     if prose:
-        words = words | set(text_words(prose))
+        said = text_words(prose)
+        words = words | set(said) | short_forms(ops_of_words(said).values())
         numbers = numbers | literal_values(prose)
     identity = _identity(index, facts, present)
     if identity is not None:  # a name settles it: no semantic scoring needed

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 STRONG = "strong"
 WEAK = "weak"
@@ -284,6 +285,38 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "normalized_shape": ("layer_norm",),
     "output_padding": ("conv_transpose", "conv"),
 }
+
+# Long forms an operator library spells out where a benchmark names the short one
+# (`ExpLinearUnitCustom`, `layer_normalization`, `SuffixSum`) -> the short form's words. Read as
+# the short form's ops, and the short words join a row's words (`dedup.tasks.candidate_facts`):
+# renamed, a library's own name for its op still says the task's words.
+LONG_FORMS: dict[str, tuple[str, ...]] = {
+    "rectified_linear": ("relu",),
+    "exp_linear_unit": ("elu",),
+    "exponential_linear": ("elu",),
+    "scaled_exponential_linear": ("selu",),
+    "scaled_exp_linear": ("selu",),
+    "gaussian_error_linear": ("gelu",),
+    "sigmoid_linear_unit": ("swish",),
+    "hswish": ("hard", "swish"),
+    "hsigmoid": ("hard", "sigmoid"),
+    "batch_normalization": ("batch", "norm"),
+    "group_normalization": ("group", "norm"),
+    "layer_normalization": ("layer", "norm"),
+    "instance_normalization": ("instance", "norm"),
+    "suffix_sum": ("cumsum",),
+    "inclusive_scan": ("cumsum",),
+    "take_along": ("gather",),
+    "mean_squared": ("mse",),
+    "squared_error": ("mse",),
+}
+WORD_OPS.update({long: WORD_OPS["_".join(short)] for long, short in LONG_FORMS.items()})
+
+
+def short_forms(shown: Iterable[str]) -> set[str]:
+    """The short form's words of each long form among `shown` (words that showed an op)."""
+    return {word for long in shown for word in LONG_FORMS.get(long, ())}
+
 
 # torch / nn / F callables (the last dotted component, lower case) that name a computation ->
 # the word of WORD_OPS they are read as: one table says what a word shows, for both sides.

@@ -397,3 +397,32 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR out)
     assert _task(index, match_document(row, index)[0]) == "mse_loss"
     unsquared = row.replace("AscendC::Mul(d, d, d, len);", "")
     assert _task(index, match_document(unsquared, index)[0]) != "mse_loss"
+
+
+def _activation(call: str) -> str:
+    return f"""import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.{call}(x)
+def get_inputs():
+    return [torch.rand(16, 16384)]
+"""
+
+
+def test_a_long_form_of_an_ops_name_is_read_as_the_short_one() -> None:
+    # An operator library spells out what the benchmark abbreviates: `ExpLinearUnitCustom` is an
+    # ELU. Its long form shows the op and says the task's word, so the renamed row (its own name
+    # the only one left) is placed; without `LONG_FORMS` no word of it says "elu".
+    index = _index({"elu": _activation("elu"), "selu": _activation("selu"), "relu": RELU})
+    row = """// y = max(x, 0) + alpha * (exp(min(x, 0)) - 1)
+class ExpLinearUnitKernel {
+  __aicore__ inline void Compute(uint32_t n) {
+    AscendC::Mins(t, x, 0.0f, n); AscendC::Exp(t, t, n); AscendC::Adds(t, t, -1.0f, n);
+    AscendC::Muls(t, t, alpha, n); AscendC::Maxs(y, x, 0.0f, n); AscendC::Add(y, y, t, n);
+  }
+};"""
+    match, facts = match_document(row, index)
+    assert facts.ops["elu"] == "exp_linear_unit"
+    assert _task(index, match) == "elu"
+    # said in prose as well: the short word joins the row's words
+    assert "elu" in candidate_facts("// an exponential linear unit, elementwise")[1]
