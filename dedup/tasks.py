@@ -152,6 +152,14 @@ _TRANSPOSED_FLAG = re.compile(r"\btransposed\s*=\s*(true|false)\b")
 # task is a block of it, not what it solves. Dev and held-out-a, renamed: 3 networks (LeNet-5,
 # EfficientNet-B1, Swin MLP) were placed on a fused conv task their first block does.
 _CLASSIFIER = re.compile(r"\bnum_?classes\b", re.I)
+# A binding handed a list of tensors (a parameter `std::vector<at::Tensor> convW`) applies layers
+# in turn: a network or a stack of recurrent layers, never a fused task of one heavy op (a VGG
+# whose custom kernel is a conv, a relu and a bias had been placed on `conv2d_relu_bias_add`).
+_LAYER_LIST = re.compile(
+    r"[(,]\s{0,64}(?:const\s{1,8})?(?:std::vector\s{0,4}<\s{0,4}(?:at|torch)::Tensor\s{0,4}>|at::TensorList)"
+    r"\s{0,8}&?\s{0,8}\w{1,64}\s{0,8}[,)=]"
+)
+_LAYERED = frozenset({"lstm", "gru", "rnn"})
 # an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
 _INDEX_INPUT = re.compile(
     r'(?:GM_ADDR|Input\("|"name"\s{0,8}:\s{0,8}"|Tensor\s{0,8}&)\s{0,8}\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
@@ -714,6 +722,8 @@ def match_document(
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
     if classifier:
         candidates = [s for s in candidates if s.task in index.of_classes]
+    if "Tensor" in code and _LAYER_LIST.search(code):
+        candidates = [s for s in candidates if not index.named[s.task] or _LAYERED & index.required[s.task]]
     fits = fitting_tasks(index, facts)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)

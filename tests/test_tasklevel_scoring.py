@@ -301,6 +301,22 @@ def test_a_classifier_network_is_not_placed_on_the_fused_task_one_of_its_blocks_
     assert _task(index, match) != "conv2d_relu", "a classifier was placed on the task of its first block"
 
 
+def test_a_binding_handed_a_list_of_layer_weights_is_not_placed_on_one_blocks_task() -> None:
+    # A VGG's binding applies its convs in a loop over a list of weights; its custom kernel is
+    # one block (a conv and a relu). A local vector (`at::broadcast_tensors`) says nothing.
+    index = _index({"conv2d_relu": CONV_RELU, "le_net_5": CLASSIFIER})
+    row = _conv_kernel(
+        "  Relu(y, acc, n);  // relu of the conv2d\n  // in_channels, out_channels, kernel_size"
+    )
+    local = row + "\nstd::vector<at::Tensor> both = at::broadcast_tensors({x, w});\n"
+    assert _task(index, match_document(local, index)[0]) == "conv2d_relu"
+    network = row + (
+        "\nat::Tensor run(const at::Tensor& x, const std::vector<at::Tensor>& weights) {\n"
+        "  for (const auto& w : weights) { y = block(y, w); }\n  return y;\n}\n"
+    )
+    assert _task(index, match_document(network, index)[0]) != "conv2d_relu"
+
+
 def test_an_activation_the_task_does_not_name_counts_as_more_extra_work_than_another_op() -> None:
     index = _index({"conv2d_relu": CONV_RELU})
     facts = {}
