@@ -525,6 +525,9 @@ NOT_COMPUTATIONS = re.compile(
     r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
     # A size: "product of leading dims", "the product of all dimensions but the last".
     r"|\bproduct\s+of\s+(?:[a-z]+\s+){0,4}(?:dims?|dimensions|sizes|shapes?|extents|lengths)\b"
+    # English "where" opening a clause ("where the W stride is 1", "where x is"): no selection.
+    r"|\bwhere\s+(?=(?:the|a|an|it|its|each|we|this|that|these|those|they|one|all|every|no)\s"
+    r"|(?:[a-z_]{1,24}\s+){1,4}(?:is|are|has|have|was|were|does|do|holds?|marks?|starts?|ends?|would)\b)"
 )
 
 WORD_PREFIXES = frozenset(key[:k] for key in WORD_OPS for k in range(1, len(key)))

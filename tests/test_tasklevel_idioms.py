@@ -426,3 +426,19 @@ class ExpLinearUnitKernel {
     assert _task(index, match) == "elu"
     # said in prose as well: the short word joins the row's words
     assert "elu" in candidate_facts("// an exponential linear unit, elementwise")[1]
+
+
+@pytest.mark.parametrize(
+    ("comment", "selects"),
+    [
+        ("// out = max(a[i], b[j]) where the W stride is 1 or 0", False),
+        ("// a true division keeps it exact, where multiplying by a reciprocal would not", False),
+        ("// zeroed where x is negative", False),
+        ("// out = torch.where(cond, x, y)", True),
+        ("// where(cond, a, b) with cond broadcast", True),
+    ],
+)
+def test_english_where_opening_a_clause_selects_nothing(comment: str, selects: bool) -> None:
+    # A broadcast max or division explained in prose had been placed on `where_broadcast`.
+    facts, _ = candidate_facts(comment + "\nAscendC::Max(y, a, b, n);")
+    assert ("where" in facts.ops) is selects
