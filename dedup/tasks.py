@@ -67,6 +67,7 @@ from schemas.taskops import (
     NAME_STOP_WORDS,
     NOT_COMPUTATIONS,
     STRONG,
+    WEAK,
     WORD_OPS,
     WORD_PREFIXES,
     implied_ops,
@@ -177,10 +178,18 @@ def _name_key(name: str, keep_version: bool = False) -> str:
 def required_ops(signature: TaskSignature) -> list[str]:
     """The ops a document must show to claim this task: the non-generic ops the task's name
     states, or, when its name states none (`resnet18`), those `forward` computes."""
-    named = [op for op in ops_of_words(split_identifier(signature.task)) if strength(op) != GENERIC]
-    if named:
-        return sorted(set(named))
-    return sorted({op for op in signature.ops if strength(op) != GENERIC})
+    said = list(ops_of_words(split_identifier(signature.task)))
+    named = [op for op in said if strength(op) != GENERIC]
+    if not named:
+        return sorted({op for op in signature.ops if strength(op) != GENERIC})
+    # A weak word of the name that `forward` does not compute names another step: the "sum" of
+    # `conv_transpose3d_sum_residual_add_...` is its bias add, the "max" of `conv3d_max_...` a
+    # max pool. Required, it had kept rows that do every step of the reference from the task.
+    computed = set(signature.ops[len(said) :]) if signature.source == "pytorch" else set()
+    if computed:
+        computed |= implied_ops(computed)
+        named = [op for op in named if strength(op) != WEAK or op in computed]
+    return sorted(set(named))
 
 
 def is_fused(required: Sequence[str]) -> bool:

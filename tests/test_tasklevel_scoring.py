@@ -697,3 +697,14 @@ def test_a_fused_task_of_a_heavy_op_and_weak_steps_is_claimed_when_vector_calls_
         "ReduceMin<float>(m, y, work, channels); Exp(e, y, n); Log(l, e, n);",
     )
     assert match_document(wrappers, index)[0] is None
+
+
+def test_a_weak_word_of_the_name_that_forward_does_not_compute_is_not_required() -> None:
+    # `conv_transpose3d_sum_residual_add_...`'s "sum" is its bias add: a row doing every step of
+    # the reference had been refused the task for showing no sum. A sum forward takes stays.
+    from dedup.tasks import required_ops
+
+    added = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(x + 1.0)"))
+    assert required_ops(added) == ["conv", "relu"]
+    summed = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(torch.sum(x, dim=1))"))
+    assert required_ops(summed) == ["conv", "relu", "sum"]
