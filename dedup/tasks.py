@@ -726,6 +726,7 @@ def match_document(
     formed = set(_weak_form_tasks(index, code, facts))
     candidates += [semantic_score(index, t, facts, words, numbers) for t in formed if t not in claimed]
     candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
+    candidates = [s for s in candidates if not _a_step_of_heavier_work(index, s.task, facts)]
     if "Reduce" in code and REDUCE_CALL.search(code):  # an elementwise task reduces nothing
         candidates = [s for s in candidates if not _elementwise(index, s.task)]
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
@@ -1209,6 +1210,21 @@ def _does_less_than_its_kernel(index: TaskIndex, t: int, code: str) -> bool:
     if not required or not (required | task_ops) - _ACCUMULATION <= _HEAVY:
         return False  # `efficientnet_mb_conv` is named after its convolution, and does more
     return bool(epilogue_ops(code) - task_ops - implied_ops(task_ops))
+
+
+_HEAVIER = _HEAVY | {"attention", "lstm", "gru", "rnn"}
+
+
+def _a_step_of_heavier_work(index: TaskIndex, t: int, facts: CandidateFacts) -> bool:
+    """A single-op task (`max_pooling_2d`) and a row that also shows heavy work the task neither
+    does nor is carried out with (a convolution its binding runs with `at::conv2d`): its kernel
+    is one step of a block or a network, not a solution of the single op."""
+    if is_fused(sorted(index.required[t])):
+        return False
+    task_ops = set(index.signatures[t].ops) | index.required[t]
+    allowed = task_ops | implied_ops(task_ops)
+    doubtful = set(facts.inferred) | set(facts.incidental)
+    return any(op in _HEAVIER and op not in allowed and op not in doubtful for op in facts.ops)
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:

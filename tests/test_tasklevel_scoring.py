@@ -708,3 +708,29 @@ def test_a_weak_word_of_the_name_that_forward_does_not_compute_is_not_required()
     assert required_ops(added) == ["conv", "relu"]
     summed = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(torch.sum(x, dim=1))"))
     assert required_ops(summed) == ["conv", "relu", "sum"]
+
+
+def test_a_single_op_kernel_beside_heavier_work_is_one_step_of_it() -> None:
+    # A GoogLeNet reply whose custom kernel is the 3x3 max pool, its convolutions `at::conv2d`
+    # calls of the binding: the kernel is one step of the network, not a `max_pool2d` solution.
+    pool = """import torch
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = torch.nn.MaxPool2d(kernel_size=3, stride=1, padding=1)
+    def forward(self, x):
+        return self.pool(x)
+batch_size, channels, height, width = 10, 480, 28, 27
+def get_inputs():
+    return [torch.rand(batch_size, channels, height, width)]
+"""
+    index = _index({"max_pooling_2d": pool, "conv2d_relu": CONV_RELU})
+    kernel = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        "  // 3x3 max pooling window, stride 1, padding 1, on 10 x 480 x 28 x 28\n  MaxPool3x3(y, x);\n}\n"
+    )
+    assert _task(index, match_document(kernel, index)[0]) == "max_pooling_2d"
+    branch = (
+        kernel + "at::Tensor run(const at::Tensor& x, const at::Tensor& w) {\n  return at::conv2d(x, w);\n}\n"
+    )
+    assert match_document(branch, index)[0] is None
