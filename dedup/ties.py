@@ -142,11 +142,17 @@ _RETURNED_STATE = {
 }
 
 
+# What a binding's docstring or a comment says it returns ("stacked LSTM forward, returns h_n").
+_SAID_RETURN = re.compile(r"\breturn(?:s|ing)\s{1,8}(?:the\s{1,8})?([A-Za-z_]\w{0,40})\b")
+
+
 def returned_by_binding(code: str) -> str:
-    """The one recurrent state ("h_n", "c_n") the row's return statements name, if any."""
+    """The one recurrent state ("h_n", "c_n") the row's return statements name, or its words say
+    it returns, if any."""
     if "return" not in code:
         return ""
-    named = (_RETURNED_STATE.get(word.lower().replace("_", "")) for word in _RETURN.findall(code))
+    words = _RETURN.findall(code) + _SAID_RETURN.findall(code)
+    named = (_RETURNED_STATE.get(word.lower().replace("_", "")) for word in words)
     states = {state for state in named if state}
     return states.pop() if len(states) == 1 else ""
 

@@ -474,6 +474,10 @@ def test_the_state_a_rows_binding_returns_settles_a_tie_between_siblings() -> No
     for ret, task in (("return c_n;", "lstm_cn"), ("return at::stack(hLast, 0);", "lstm_hn")):
         match, _ = match_document(row + f"at::Tensor run_lstm() {{ {ret} }}\n", index)
         assert _task(index, match) == task and match is not None and match.tied == []
+    # or says so: a binding's docstring, the stacked layers' finals in a variable of no name
+    said = 'at::Tensor run_lstm() { return at::stack(finals, 0); }\nm.def("run", &run_lstm, "returns c_n");\n'
+    match, _ = match_document(row + said, index)
+    assert _task(index, match) == "lstm_cn" and match is not None and match.tied == []
     head = row + "at::Tensor run_lstm() { return at::addmm(fcBias, hLast, fcWeight.t()); }\n"
     match, _ = match_document(head, index)
     assert match is not None and len(match.tied) == 1
