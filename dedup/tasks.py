@@ -188,7 +188,11 @@ def required_ops(signature: TaskSignature) -> list[str]:
     computed = set(signature.ops[len(said) :]) if signature.source == "pytorch" else set()
     if computed:
         computed |= implied_ops(computed)
-        named = [op for op in named if strength(op) != WEAK or op in computed]
+        kept = {op for op in named if strength(op) != WEAK or op in computed}
+        # ... unless that leaves the task its heavy op alone, a plain conv's sibling (a plain
+        # transposed conv had been placed on `conv_transpose3d_sum_residual_add_...`)
+        if len(kept - {"conv"} if "conv_transpose" in kept else kept) >= 2:
+            named = sorted(kept)
     return sorted(set(named))
 
 

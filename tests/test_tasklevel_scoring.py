@@ -710,6 +710,9 @@ def test_a_weak_word_of_the_name_that_forward_does_not_compute_is_not_required()
     assert required_ops(added) == ["conv", "relu"]
     summed = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(torch.sum(x, dim=1))"))
     assert required_ops(summed) == ["conv", "relu", "sum"]
+    # Left its convolution alone, the task would be a plain conv's sibling: the word stays.
+    alone = read_reference("conv2d_sum_residual_add", _reference("        x = x + 1.0"))
+    assert required_ops(alone) == ["conv", "sum"]
 
 
 def test_a_single_op_kernel_beside_heavier_work_is_one_step_of_it() -> None:
