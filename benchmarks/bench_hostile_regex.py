@@ -25,8 +25,8 @@ from annotate.statement import clean_constraint, lead_paragraph
 from annotate.tasks.kernel_reasoning import _tagged_sections, drop_licence_comments
 from curate.code_blocks import extract_blocks
 from dedup.idioms import handwritten_ops
-from dedup.tasks import candidate_facts
-from dedup.ties import square_only, stated_switches, transposed_operands
+from dedup.tasks import _LAYER_LIST, candidate_facts
+from dedup.ties import returned_by_binding, square_only, stated_switches, transposed_operands
 from dedup.weak_tasks import arithmetic_op, elementwise_ops, epilogue_ops, performed_reductions
 from parsers.classify import name_tokens
 from parsers.docs import parse_operator_doc, plain, sections
@@ -202,6 +202,15 @@ ROWS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "stated_switches: '= false' runs": (stated_switches, lambda n: "a = false, " * (n // 11)),
     "stated_switches: one long word": (stated_switches, lambda n: "x" * n + " = true"),
     "stated_switches: '=' runs": (stated_switches, lambda n: "flag = " * (n // 7) + "true"),
+    "returned_by_binding: 'returns ' runs": (
+        returned_by_binding,
+        lambda n: "// returns " * (n // 11) + "h_n",
+    ),
+    "candidate_facts: 'where ' clauses": (candidate_facts, lambda n: "// where a b c d " * (n // 17)),
+    "layer lists: unclosed vector parameters": (
+        lambda text: _LAYER_LIST.search(text),
+        lambda n: "(const std::vector<at::Tensor> " * (n // 31),
+    ),
 }
 
 

@@ -373,6 +373,22 @@ def test_arithmetic_calls_and_switches_are_read_in_bounded_patterns() -> None:
         assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
 
 
+def test_this_sessions_task_level_patterns_are_bounded() -> None:
+    # A layer list, a stated return and an English "where" clause: each tried where its word
+    # starts, every run of blanks and every word bounded.
+    from dedup.tasks import _LAYER_LIST, candidate_facts
+    from dedup.ties import _SAID_RETURN, returned_by_binding
+    from schemas.taskops import NOT_COMPUTATIONS
+
+    assert _LAYER_LIST.search("(const std::vector<at::Tensor> " * (HOSTILE // 31)) is None
+    assert _LAYER_LIST.search("(const std::vector<at::Tensor>& ws)") is not None
+    assert returned_by_binding("// returns " * (HOSTILE // 11) + "h_n") == "h_n"
+    assert "where" not in candidate_facts("// where a b c d " * (HOSTILE // 17))[0].ops
+    for pattern in (_LAYER_LIST, _SAID_RETURN, NOT_COMPUTATIONS):
+        assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
+        assert not re.search(r"\\s[*+]", pattern.pattern), pattern.pattern
+
+
 def test_a_call_name_before_a_run_of_spaces_is_one_pass() -> None:
     # `Name\s*(?:<...>)?\s*\(`: both runs of spaces can take the same blanks, so a call name
     # before 100 KB of them was tried in a square (18 s per name). The runs are bounded now.
