@@ -185,6 +185,7 @@ def required_ops(signature: TaskSignature) -> list[str]:
     # A weak word of the name that `forward` does not compute names another step: the "sum" of
     # `conv_transpose3d_sum_residual_add_...` is its bias add, the "max" of `conv3d_max_...` a
     # max pool. Required, it had kept rows that do every step of the reference from the task.
+    # (`parsers.torchref` lists the name's ops first, then those of `forward`.)
     computed = set(signature.ops[len(said) :]) if signature.source == "pytorch" else set()
     if computed:
         computed |= implied_ops(computed)
@@ -1225,10 +1226,8 @@ def _a_step_of_heavier_work(index: TaskIndex, t: int, facts: CandidateFacts) -> 
     is one step of a block or a network, not a solution of the single op."""
     if is_fused(sorted(index.required[t])):
         return False
-    task_ops = set(index.signatures[t].ops) | index.required[t]
-    allowed = task_ops | implied_ops(task_ops)
-    doubtful = set(facts.inferred) | set(facts.incidental)
-    return any(op in _HEAVIER and op not in allowed and op not in doubtful for op in facts.ops)
+    heavy = {op for op in facts.ops if op in _HEAVIER}
+    return _does_more_than(index, t, heavy, set(facts.inferred) | set(facts.incidental))
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:
