@@ -418,6 +418,8 @@ def test_a_dot_product_is_a_matmul_and_a_product_of_dims_a_size() -> None:
     assert "prod" in candidate_facts(said, full=False)[0].ops, "the test proves nothing"
     named = row.replace("product of leading dims of x", "product of outerShape")  # an identifier
     assert "prod" not in candidate_facts(named, full=False)[0].ops
+    aside = row.replace("product of leading dims of x", "product of the leading (broadcast) dims of x")
+    assert "prod" not in candidate_facts(aside, full=False)[0].ops
 
 
 def test_a_plain_convolution_task_is_not_placed_on_a_row_whose_vector_calls_do_more() -> None:
