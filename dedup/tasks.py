@@ -192,7 +192,7 @@ def required_ops(signature: TaskSignature) -> list[str]:
         kept = {op for op in named if strength(op) != WEAK or op in computed}
         # ... unless that leaves the task its heavy op alone, a plain conv's sibling (a plain
         # transposed conv had been placed on `conv_transpose3d_sum_residual_add_...`)
-        if len(kept - {"conv"} if "conv_transpose" in kept else kept) >= 2:
+        if len(distinct_ops(kept)) >= 2:
             named = sorted(kept)
     return sorted(set(named))
 
@@ -207,6 +207,12 @@ def name_states_ops(signature: TaskSignature) -> bool:
     return any(strength(op) != GENERIC for op in ops_of_words(split_identifier(signature.task)))
 
 
+def distinct_ops(required: frozenset[str] | set[str]) -> frozenset[str] | set[str]:
+    """A task's ops with a transposed convolution counted once: its words show a convolution
+    too, and together they are one op."""
+    return required - {"conv"} if "conv_transpose" in required else required
+
+
 def semantically_claimable(
     required: frozenset[str], inferred: Sequence[str] = (), incidental: Sequence[str] = ()
 ) -> bool:
@@ -216,10 +222,8 @@ def semantically_claimable(
     document writes out by hand (`inferred`) is not one of a fused task's two: a group norm's
     mean is not an average pool. An op shown only by a code shape that also serves other ends
     (`incidental`, `dedup.idioms`: a zero clamp) never claims a single-op task alone."""
-    # A transposed convolution's words show a convolution too: together they are one op, and a
-    # transposed conv kernel that says "sum" somewhere does not claim `conv_transpose3d_sum_...`.
-    counted = required - {"conv"} if "conv_transpose" in required else required
-    strong = sum(1 for op in counted if strength(op) == STRONG and op not in inferred)
+    # A transposed conv kernel that says "sum" somewhere does not claim `conv_transpose3d_sum_...`.
+    strong = sum(1 for op in distinct_ops(required) if strength(op) == STRONG and op not in inferred)
     if not is_fused(sorted(required)):
         strong = sum(1 for op in required if strength(op) == STRONG and op not in incidental)
     return strong >= 2 if is_fused(sorted(required)) else strong == 1
@@ -731,7 +735,9 @@ def match_document(
     formed = set(_weak_form_tasks(index, code, facts))
     candidates += [semantic_score(index, t, facts, words, numbers) for t in formed if t not in claimed]
     candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
-    candidates = [s for s in candidates if not _a_step_of_heavier_work(index, s.task, facts)]
+    if heavy := {op for op in facts.ops if op in _HEAVIER}:
+        doubtful = set(facts.inferred) | set(facts.incidental)
+        candidates = [s for s in candidates if not _a_step_of_heavier_work(index, s.task, heavy, doubtful)]
     if "Reduce" in code and REDUCE_CALL.search(code):  # an elementwise task reduces nothing
         candidates = [s for s in candidates if not _elementwise(index, s.task)]
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
@@ -1196,7 +1202,7 @@ _TENSOR_PRODUCT = re.compile(r"\bMul" + CALL_OPENING)
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).
-_ELEMENTWISE = ACTIVATIONS | {"add", "sub", "mul", "div"}
+_ELEMENTWISE = ACTIVATIONS | ARITHMETIC.ops
 
 
 def _elementwise(index: TaskIndex, t: int) -> bool:
@@ -1217,17 +1223,15 @@ def _does_less_than_its_kernel(index: TaskIndex, t: int, code: str) -> bool:
     return bool(epilogue_ops(code) - task_ops - implied_ops(task_ops))
 
 
-_HEAVIER = _HEAVY | {"attention", "lstm", "gru", "rnn"}
+_HEAVIER = _HEAVY | _LAYERED | {"attention"}
 
 
-def _a_step_of_heavier_work(index: TaskIndex, t: int, facts: CandidateFacts) -> bool:
-    """A single-op task (`max_pooling_2d`) and a row that also shows heavy work the task neither
-    does nor is carried out with (a convolution its binding runs with `at::conv2d`): its kernel
-    is one step of a block or a network, not a solution of the single op."""
-    if is_fused(sorted(index.required[t])):
-        return False
-    heavy = {op for op in facts.ops if op in _HEAVIER}
-    return _does_more_than(index, t, heavy, set(facts.inferred) | set(facts.incidental))
+def _a_step_of_heavier_work(index: TaskIndex, t: int, heavy: set[str], doubtful: set[str]) -> bool:
+    """A single-op task (`max_pooling_2d`) and a row that also shows heavy work (`heavy`, less
+    the ops it only infers or shows incidentally, `doubtful`) the task neither does nor is
+    carried out with (a convolution its binding runs with `at::conv2d`): its kernel is one step
+    of a block or a network, not a solution of the single op."""
+    return not is_fused(sorted(index.required[t])) and _does_more_than(index, t, heavy, doubtful)
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:

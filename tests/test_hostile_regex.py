@@ -373,7 +373,7 @@ def test_arithmetic_calls_and_switches_are_read_in_bounded_patterns() -> None:
         assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
 
 
-def test_this_sessions_task_level_patterns_are_bounded() -> None:
+def test_layer_lists_stated_returns_and_where_clauses_are_bounded() -> None:
     # A layer list, a stated return and an English "where" clause: each tried where its word
     # starts, every run of blanks and every word bounded.
     from dedup.tasks import _LAYER_LIST, candidate_facts
