@@ -185,8 +185,7 @@ def required_ops(signature: TaskSignature) -> list[str]:
     # A weak word of the name that `forward` does not compute names another step: the "sum" of
     # `conv_transpose3d_sum_residual_add_...` is its bias add, the "max" of `conv3d_max_...` a
     # max pool. Required, it had kept rows that do every step of the reference from the task.
-    # (`parsers.torchref` lists the name's ops first, then those of `forward`.)
-    computed = set(signature.ops[len(said) :]) if signature.source == "pytorch" else set()
+    computed = set(signature.forward_ops)
     if computed:
         computed |= implied_ops(computed)
         kept = {op for op in named if strength(op) != WEAK or op in computed}

@@ -274,6 +274,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
     return TaskSignature(
         task=task,
         ops=[*_name_ops(task), *visitor.ops],
+        forward_ops=list(visitor.ops),
         calls=visitor.calls,
         reductions=visitor.reductions,
         init_params=init_params,

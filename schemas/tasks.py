@@ -23,7 +23,9 @@ class TaskSignature:
 
     task: str  # the task name (file stem, or the table's id)
     item: int = -1  # index of the benchmark item it belongs to
-    ops: list[str] = field(default_factory=list)  # canonical ops in forward order (repeats kept)
+    ops: list[str] = field(default_factory=list)  # the name's ops, then `forward_ops` (repeats kept)
+    # The canonical ops `forward` computes, in order (a text task: none; its words give `ops`).
+    forward_ops: list[str] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)  # the torch calls as written, e.g. "torch.min(dim=1)"
     reductions: list[str] = field(default_factory=list)  # e.g. "min(dim=1)", "sum(dim=[2, 3])"
     init_params: list[str] = field(default_factory=list)  # __init__ parameter names

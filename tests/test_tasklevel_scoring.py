@@ -709,6 +709,7 @@ def test_a_weak_word_of_the_name_that_forward_does_not_compute_is_not_required()
     from dedup.tasks import required_ops
 
     added = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(x + 1.0)"))
+    assert "sum" in added.ops and "sum" not in added.forward_ops  # the name's word, not forward's
     assert required_ops(added) == ["conv", "relu"]
     summed = read_reference("conv2d_sum_relu", _reference("        x = torch.relu(torch.sum(x, dim=1))"))
     assert required_ops(summed) == ["conv", "relu", "sum"]
