@@ -21,6 +21,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
 - Control: each --control folder read per unit (a file with a kernel entry plus its folder's
   files, as `dedup` reads a unit) and per file (every code file alone, shared headers included);
   printed: documents, flagged (either level) and its share, flagged as fused, as op level.
+  --control-units reads a control as `curate` does: the units.parquet of a workspace that
+  `curate ingest` wrote (each unit's entry, host code, names and documentation).
 """
 
 from __future__ import annotations
@@ -46,10 +48,15 @@ from dedup.tasks import (  # noqa: E402
     SEMANTIC_THRESHOLD,
     UNIT_SCAN_CHARS,
     match_document,
+    operator_dir_of,
     task_index,
+    unit_document,
+    unit_prose,
 )
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
+from schemas.records import KernelUnit  # noqa: E402
+from schemas.tables import read_records  # noqa: E402
 from schemas.tasks import TaskMatch  # noqa: E402
 
 _CODE = (".cpp", ".h", ".hpp", ".cc", ".asc", ".json")
@@ -132,6 +139,11 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]
                 if f.is_file() and f.suffix in _CODE and f.name != "result.json"
             )
             rows.append((op_dir.name, code, [op_dir.name], ""))
+    for workspace in args.units:
+        # Op trees as `curate` reads them: the units `curate ingest TREES` wrote (truth: the tree).
+        for unit in read_records(workspace / "units.parquet", KernelUnit):
+            tree = (operator_dir_of(unit.path) or unit.path.split("/", 1)[0]).rpartition("/")[2]
+            rows.append((tree, unit_document(unit), [tree], unit_prose(unit)))
     for directory in args.fixes:
         for path in sorted(Path(directory).glob("*.json")):
             for entry in json.loads(path.read_text(encoding="utf-8")):
@@ -169,6 +181,13 @@ def main() -> None:
     parser.add_argument("--submissions", nargs="*", default=[])
     parser.add_argument("--trees", nargs="*", default=[])
     parser.add_argument(
+        "--units",
+        nargs="*",
+        type=Path,
+        default=[],
+        help="workspaces `curate ingest` wrote a folder of op trees into",
+    )
+    parser.add_argument(
         "--answers",
         nargs="*",
         default=[],
@@ -182,6 +201,13 @@ def main() -> None:
         "that fixed it (truth: the file stem)",
     )
     parser.add_argument("--control", nargs="*", default=[])
+    parser.add_argument(
+        "--control-units",
+        nargs="*",
+        type=Path,
+        default=[],
+        help="workspaces `curate ingest` wrote a control into",
+    )
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--exclude", nargs="*", default=[], help="reference sub-folders to leave out")
     parser.add_argument("--threshold", type=float, default=SEMANTIC_THRESHOLD)
@@ -280,6 +306,28 @@ def main() -> None:
                 f" fused {fused}, op-level {op}"
                 + (f" judge pairs {judge.asked - asked_before}" if args.judge != "none" else "")
             )
+
+    for workspace in args.control_units:
+        units = [u for u in read_records(workspace / "units.parquet", KernelUnit) if u.code.strip()]
+        levels = []
+        for unit in units:
+            document = unit_document(unit)
+            match, _ = match_document(
+                document,
+                index,
+                (unit.op_name, unit.kernel_name),
+                threshold=args.threshold,
+                prose=unit_prose(unit),
+            )
+            placed = judge.place(match, document, "")
+            if placed is not None:
+                levels.append(placed.level)
+                if args.show_misses:
+                    print(f"  flagged {unit.path} -> {sigs[placed.item].task}")
+        print(
+            f"control units {workspace}: units {len(units)} flagged {len(levels)}"
+            f" ({len(levels) / max(len(units), 1):.2%}): fused {levels.count('fused')}, op-level {levels.count('op')}"
+        )
 
 
 if __name__ == "__main__":

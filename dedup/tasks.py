@@ -289,6 +289,10 @@ def candidate_facts(
     return facts, own | words
 
 
+# An FFT named in an identifier (`fft1_d_b`, `FFTCore`, `do_rfft`; not `offTile`), a DFT, Fourier.
+_FOURIER = re.compile(r"(?<![A-Za-z])[irIR]?(?:fft|FFT|Fft)|\b(?:dft|DFT)\b|[Ff]ourier|[Tt]widdle")
+
+
 def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
@@ -306,6 +310,11 @@ def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     if ("gather" in facts.ops or "scatter" in facts.ops) and not _INDEX_INPUT.search(code):
         facts.ops.pop("gather", None)
         facts.ops.pop("scatter", None)
+    # A Fourier transform is matrix products (a DFT matrix, its twiddle factors), and no
+    # benchmark task is one: its products are the transform's (ops-fft, read as ingested units:
+    # 2 of 11 placed on matrix-product tasks).
+    if "matmul" in facts.ops and _FOURIER.search(code):
+        del facts.ops["matmul"]
     if facts.ops.get("norm") == "norm" and not ({"sqrt", "abs"} & facts.ops.keys() and "sum" in facts.ops):
         del facts.ops["norm"]
     # `num_groups` is a group norm's beside the root of a variance it takes; a grouped GEMM's

@@ -29,6 +29,7 @@ from schemas.cpp import mask_comments_and_literals
 DEFAULT_DEFINES = [f"__CCE_AICORE__={soc_profile(DEFAULT_SOC).cce_aicore}"]
 _ANSWER_RE = re.compile(r"(?:^|/)answer/[^/]+/")
 _HOST_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
+_HOST_FOLDERS = ("op_host/", "CppExtension/", "CppExtensions/")
 _NAME_SUFFIXES = ("_custom", "_sample", "_kernel", "_apt", "_demo")
 
 
@@ -151,11 +152,14 @@ def normalise_op_name(name: str) -> str:
 
 
 def host_sources(rel: str, layout: str, ctx: RepoContext) -> list[str]:
-    """Host-side files of the unit: `op_host/**` for operators, `main.cpp` for direct invoke."""
+    """Host-side files of the unit: `op_host/**` for operators, with the PyTorch binding their
+    folder ships (`CppExtension/**`, MultiKernelBench's and EvoKernel's layout: what the op is
+    called with), `main.cpp` for direct invoke."""
     if layout in ("msopgen", "benchmark-task"):
         op_dir = operator_dir(rel)
-        prefix = (op_dir + "/op_host/") if op_dir else "op_host/"
-        return sorted(f for f in ctx.index.files if f.startswith(prefix) and f.endswith(_HOST_SUFFIXES))
+        base = (op_dir + "/") if op_dir else ""
+        prefixes = tuple(base + sub for sub in _HOST_FOLDERS)
+        return sorted(f for f in ctx.index.files if f.startswith(prefixes) and f.endswith(_HOST_SUFFIXES))
     main = host_main(rel, ctx) if layout == "direct-invoke" else ""
     return [main] if main else []
 

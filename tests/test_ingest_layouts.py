@@ -195,6 +195,30 @@ def test_msopgen_operator_yields_entry_classes_tiling_host_and_apis(tree):
     assert unit.diagnostics and all(d.check == "clang" for d in unit.diagnostics)
 
 
+def test_an_operator_s_pytorch_binding_is_read_with_its_host_code(tree):
+    # MultiKernelBench's and EvoKernel's op trees carry the binding the op is called through in
+    # `CppExtension/csrc/`: what the op computes around its kernel (`at::conv2d` before it). Left
+    # out, EvoKernel's 162 trees audited as units were placed 89 right with neutral names, 120
+    # read whole. A binding of another operator's folder is not this unit's.
+    binding = """
+        #include <torch/extension.h>
+        at::Tensor scale_add_npu(const at::Tensor& x, const at::Tensor& w) {
+            at::Tensor y = at::conv2d(x, w);
+            EXEC_NPU_CMD(aclnnScaleAdd, y, y);
+            return y;
+        }
+        PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale_add", &scale_add_npu); }
+    """
+    files = {
+        **MSOPGEN,
+        "math/scale_add/CppExtension/csrc/op.cpp": binding,
+        "math/other/CppExtension/csrc/op.cpp": binding.replace("conv2d", "max_pool2d"),
+    }
+    unit = only(ingest(tree(files)), "scale_add")
+    assert "at::conv2d" in unit.host_code and "max_pool2d" not in unit.host_code
+    assert "OpDef" in unit.host_code and unit.op_def is not None and unit.op_def.op_type == "ScaleAdd"
+
+
 def test_template_entry_with_if_constexpr_and_a_called_helper_entry(tree):
     root = tree(
         {

@@ -117,6 +117,17 @@ def test_a_bare_norm_is_a_norm_only_beside_its_computation() -> None:
     assert "norm" in candidate_facts(computed)[0].ops
 
 
+# A batched DFT as cube products: each batch of signals times the DFT matrix (written here).
+DFT_AS_PRODUCTS = """
+// Batched 1-D FFT of length n: every batch of rows is multiplied by the DFT matrix
+// (real and imaginary twiddle planes) on the cube unit.
+extern "C" __global__ __aicore__ void fft1d_batched(GM_ADDR x, GM_ADDR twiddle, GM_ADDR y) {
+    for (uint32_t batch_id = 0; batch_id < batch_num; ++batch_id) {
+        MmadParams mmadParams; mmadParams.m = rows; mmadParams.n = n; mmadParams.k = n;
+        Mmad(cLocal, xLocal, twiddleLocal, mmadParams);  // batched matrix product
+    }
+}
+"""
 MATMUL = """import torch
 class Model(torch.nn.Module):
     def forward(self, a, b):
@@ -152,6 +163,19 @@ def test_kernels_of_no_benchmark_task_are_placed_on_none() -> None:
     assert "matmul" in candidate_facts("self.proj = nn.Linear(d, d)")[0].ops, (
         "a Linear layer is still a matmul"
     )
+
+
+def test_a_fourier_transform_s_matrix_products_solve_no_matmul_task() -> None:
+    # ops-fft read as ingested units: 2 of 11 (batched DFT products on the cube) had been placed
+    # on matrix-product tasks. The same products with no Fourier word are a matmul still.
+    index = _index({"four_dim_tensor_matrix_multiplication": MATMUL, "batched_matrix_multiplication": MATMUL})
+    assert "matmul" not in candidate_facts(DFT_AS_PRODUCTS)[0].ops
+    assert match_document(DFT_AS_PRODUCTS, index)[0] is None
+    plain = DFT_AS_PRODUCTS.replace("FFT", "product").replace("fft1d", "bmm").replace("DFT", "weight")
+    plain = plain.replace("twiddle", "w")
+    assert "matmul" in candidate_facts(plain)[0].ops
+    # "offTile" holds the letters of an FFT: not a Fourier word.
+    assert "matmul" in candidate_facts(plain.replace("rows;", "offTile;"))[0].ops
 
 
 def test_collective_communication_is_extra_work_against_every_task() -> None:
