@@ -742,3 +742,39 @@ def get_inputs():
         kernel + "at::Tensor run(const at::Tensor& x, const at::Tensor& w) {\n  return at::conv2d(x, w);\n}\n"
     )
     assert match_document(branch, index)[0] is None
+
+
+RELU_ALONE = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+def get_inputs():
+    return [torch.rand(16, 16384)]
+"""
+
+
+def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
+    # A directory of op trees (MultiKernelBench's layout) audited file by file: the kernel alone
+    # is a relu, its binding alone a convolution; together they solve the fused task, once.
+    from curate.sources import code_files, file_unit
+    from dedup.tasks import match_units
+
+    tree = tmp_path / "OpZulu"
+    (tree / "op_kernel").mkdir(parents=True)
+    (tree / "CppExtension" / "csrc").mkdir(parents=True)
+    (tree / "op_kernel" / "op_zulu.cpp").write_text(
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        "  AscendC::Relu(yLocal, xLocal, tileLength);\n}\n"
+    )
+    (tree / "CppExtension" / "csrc" / "op.cpp").write_text(
+        "at::Tensor op_zulu_npu(const at::Tensor& x, const at::Tensor& w) {\n"
+        "  at::Tensor c = at::conv2d(x, w);\n  at::Tensor y = at::empty_like(c);\n"
+        "  EXEC_NPU_CMD(aclnnOpZulu, c, y);\n  return y;\n}\n"
+    )
+    (tmp_path / "loose.cpp").write_text("// a file of no operator folder\nAscendC::Relu(y, x, n);\n")
+    index = _index({"relu": RELU_ALONE, "conv2d_relu": CONV_RELU})
+    units = [file_unit("trees", tmp_path, path) for path in code_files(tmp_path)]
+    matches = {units[m.unit].path: index.signatures[m.item].task for m in match_units(units, index)}
+    assert matches.get("OpZulu/op_kernel/op_zulu.cpp") == "conv2d_relu"
+    assert "OpZulu/CppExtension/csrc/op.cpp" not in matches  # reported once, on the kernel
+    assert matches.get("loose.cpp") == "relu"  # a file outside an operator folder stays alone
