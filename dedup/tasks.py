@@ -1295,20 +1295,31 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
     """(unit reported on, document, names, prose) per document to match. A directory's code
     files (units without a kernel name or host code, `curate.sources.file_unit`) that lie in one
     operator folder (`op_kernel/`, `op_host/`, `CppExtension/`: MultiKernelBench's and
-    EvoKernel's op trees) are one candidate, as a submission's fields are: its kernel files, then
-    the rest. Read one file at a time, a kernel lost its binding's `at::` calls and a binding its
+    EvoKernel's op trees), or in one sample folder (a kernel file beside the `main.cpp` that
+    launches it), are one candidate, as a submission's fields are: its kernel files, then the
+    rest. Read one file at a time, a kernel lost its binding's `at::` calls and a binding its
     kernel (EvoKernel's 162 trees with neutral names: 108 with a file placed right, 20 with one
     placed wrong, against 120 right and 0 wrong read as one)."""
     documents: list[tuple[int, str, tuple[str, ...], str]] = []
     folders: dict[str, list[int]] = {}
+    loose: dict[str, list[int]] = {}
     for u, unit in enumerate(units):
         if not unit.code.strip():
             continue
-        home = _operator_folder(unit.path) if not (unit.kernel_name or unit.host_code) else None
-        if home is None:
+        if unit.kernel_name or unit.host_code:  # an ingested unit is whole already
             documents.append((u, unit_document(unit), (unit.op_name, unit.kernel_name), unit_prose(unit)))
-        else:
+        elif (home := _operator_folder(unit.path)) is not None:
             folders.setdefault(home, []).append(u)
+        else:
+            loose.setdefault(PurePosixPath(unit.path).parent.as_posix(), []).append(u)
+    for folder, members in loose.items():
+        files = {PurePosixPath(units[u].path).name for u in members}
+        if files & _HOST_MAINS and any("__global__" in units[u].code for u in members):
+            folders[folder] = members
+        else:
+            documents += [
+                (u, unit_document(units[u]), (units[u].op_name, ""), unit_prose(units[u])) for u in members
+            ]
     for members in folders.values():
         kernels = [u for u in members if "__global__" in units[u].code] or members[:1]
         rest = [u for u in members if u not in kernels]
@@ -1317,6 +1328,9 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         names = tuple(dict.fromkeys(units[u].op_name for u in members))
         documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, ""))
     return documents
+
+
+_HOST_MAINS = frozenset({"main.cpp", "main.cc"})
 
 
 _OPERATOR_PARTS = frozenset({"op_kernel", "op_host", "CppExtension", "CppExtensions"})

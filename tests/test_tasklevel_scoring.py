@@ -778,3 +778,15 @@ def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
     assert matches.get("OpZulu/op_kernel/op_zulu.cpp") == "conv2d_relu"
     assert "OpZulu/CppExtension/csrc/op.cpp" not in matches  # reported once, on the kernel
     assert matches.get("loose.cpp") == "relu"  # a file outside an operator folder stays alone
+    # A kernel-launch sample: its kernel and the main.cpp that launches it are one candidate.
+    sample = tmp_path / "samples" / "rect"
+    sample.mkdir(parents=True)
+    (sample / "rect.cpp").write_text((tree / "op_kernel" / "op_zulu.cpp").read_text())
+    (sample / "main.cpp").write_text(
+        "int main() {\n  // relu of x\n  ACLRT_LAUNCH_KERNEL(rect)(8, stream, x, y);\n}\n"
+    )
+    alone = match_units([file_unit("s", tmp_path, sample / "main.cpp")], index)
+    assert len(alone) == 1, "main.cpp alone is read as a relu"
+    units = [file_unit("trees", tmp_path, path) for path in code_files(tmp_path)]
+    reported = [units[m.unit].path for m in match_units(units, index)]
+    assert "samples/rect/rect.cpp" in reported and "samples/rect/main.cpp" not in reported
