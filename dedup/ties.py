@@ -4,7 +4,8 @@ Siblings (`matmul_with_transposed_a` / `_b`, `lstm_hn` / `lstm_cn`, a square or 
 kernel) compute the same thing on other inputs or return another result. A renamed row's words
 tie them (`dedup.tasks.RUNNER_UP_MARGIN`); what its op definition and host code state may not:
 its number of tensor inputs, the matmul operands it transposes, the input or kernel it refuses
-unless square, the recurrent state its output is named after, and a telling word of one name.
+unless square, the recurrent state its output is named after, a telling parameter of one
+constructor, and a telling word of one name.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def settle_tie(
     against those the reference builds its modules with (`bidirectional=False`); then a word
     only some tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes
     3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
-    switches 1 more (dev and held-out-a, README)."""
+    switches 1 more (dev and held-out-a, README); then a constructor parameter only some tied
+    tasks take that the row names (`parameters_apart`)."""
     inputs = len(stated.inputs)
     transposed = transposed_operands(code)
     square = square_only(code)
@@ -63,7 +65,45 @@ def settle_tie(
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
         tied = kept or tied
-    return named_apart(index, tied, words - switched_off(switches))
+    return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w{2,63}")
+
+
+def parameters_apart(index: TaskIndex, tied: list[int], code: str) -> list[int]:
+    """The tied tasks with a constructor parameter the other tied tasks lack that the row names
+    (`num_kv_heads` of `group_query_attention`, an op attribute or a tiling field, case and `_`
+    aside), when some are and the others are not: a row written for a task carries its
+    parameters."""
+    sigs = [index.signatures[t] for t in tied]
+    params = [{p.lower().replace("_", "") for p in sig.init_params} for sig in sigs]
+    counts: dict[str, int] = {}
+    for own in params:
+        for p in own:
+            counts[p] = counts.get(p, 0) + 1
+    telling = _telling_parameters(index)
+    apart = [{p for p in own if counts[p] == 1 and p in telling} for own in params]
+    if not any(apart):
+        return tied
+    named = {ident.lower().replace("_", "") for ident in _IDENTIFIER.findall(code)}
+    said = [t for t, own in zip(tied, apart, strict=True) if own & named]
+    return said if said and len(said) < len(tied) else tied
+
+
+def _telling_parameters(index: TaskIndex) -> frozenset[str]:
+    """Constructor parameters at most three tasks of the benchmark take (`num_kv_heads`), case
+    and `_` aside: a convolution's `stride`, `dilation` and `groups` are in dozens, and a generic
+    kernel names them all whichever sibling it was written for."""
+    counts: dict[str, int] = {}
+    for sig in index.signatures:
+        for p in {p.lower().replace("_", "") for p in sig.init_params}:
+            counts[p] = counts.get(p, 0) + 1
+    return frozenset(p for p, n in counts.items() if n <= 3 and len(p) > 3 and not _A_SIZE.search(p))
+
+
+# A size names no computation (`max_seqlen`, `batch_size`, `embed_dim`): every kernel has some.
+_A_SIZE = re.compile(r"(?:size|len|length|dim|channels|shape)$")
 
 
 def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:

@@ -11,6 +11,7 @@ import pytest
 
 from dedup.structure import structural_fit
 from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, semantic_score
+from dedup.ties import parameters_apart
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
@@ -577,3 +578,36 @@ def test_a_row_whose_structure_fits_only_networks_is_one_of_them_not_a_fused_tas
     assert match is not None, "a network's solution was not flagged"
     named = {index.signatures[t].task for t in (match.item, *match.tied)}
     assert named == {"deep_mlp", "wide_mlp"} and match.basis == "tie"
+
+
+def test_a_constructor_parameter_only_one_tied_task_takes_settles_the_tie_when_the_row_names_it() -> None:
+    # `group_query_attention` takes `num_kv_heads`, `multi_query_attention` does not: a row whose
+    # tiling carries `numKvHeads` was written for the former (fresh rows: +6 right, none wrong).
+    row = _conv_kernel(TIED_BODY)
+
+    def taking(param: str) -> str:
+        return HARDTANH_SCALE.replace("kernel_size)", f"kernel_size, {param}=4)")
+
+    def siblings(a: str, b: str) -> dict[str, str]:
+        return {"conv2d_hardtanh_scale_a": taking(a), "conv2d_hardtanh_scale_b": taking(b)}
+
+    index = _index(siblings("alpha_kv", "beta_kv"))
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    match, _ = match_document(row + "\n  uint32_t betaKv = tiling.betaKv;\n", index)
+    assert _task(index, match) == "conv2d_hardtanh_scale_b" and match.tied == []
+    # A size (`max_seqlen`) names no computation, and a parameter many tasks take (a stride) is
+    # named by a generic kernel whichever sibling it was written for: neither settles anything.
+    index = _index(siblings("max_seqlen", "min_seqlen"))
+    match, _ = match_document(row + "\n  uint32_t maxSeqlen = tiling.maxSeqlen;\n", index)
+    assert match is not None and len(match.tied) == 1
+    common = {
+        f"conv2d_{op}_{k}": _reference(f"        x = torch.{op}(x)").replace(
+            "kernel_size)", "kernel_size, stride_hw=4)"
+        )
+        for k, op in enumerate(("relu", "tanh", "sigmoid"))
+    }
+    index = _index({**siblings("stride_hw", "beta_kv"), **common})
+    tied = [t for t, sig in enumerate(index.signatures) if sig.task.startswith("conv2d_hardtanh_scale")]
+    assert parameters_apart(index, tied, "uint32_t betaKv;") != tied
+    assert parameters_apart(index, tied, "uint32_t strideHw;") == tied
