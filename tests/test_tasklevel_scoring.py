@@ -744,20 +744,12 @@ def get_inputs():
     assert match_document(branch, index)[0] is None
 
 
-RELU_ALONE = """import torch
-class Model(torch.nn.Module):
-    def forward(self, x):
-        return torch.relu(x)
-def get_inputs():
-    return [torch.rand(16, 16384)]
-"""
-
-
 def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
     # A directory of op trees (MultiKernelBench's layout) audited file by file: the kernel alone
     # is a relu, its binding alone a convolution; together they solve the fused task, once.
     from curate.sources import code_files, file_unit
     from dedup.tasks import match_units
+    from tests.test_tasklevel_idioms import RELU
 
     tree = tmp_path / "OpZulu"
     (tree / "op_kernel").mkdir(parents=True)
@@ -772,7 +764,7 @@ def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
         "  EXEC_NPU_CMD(aclnnOpZulu, c, y);\n  return y;\n}\n"
     )
     (tmp_path / "loose.cpp").write_text("// a file of no operator folder\nAscendC::Relu(y, x, n);\n")
-    index = _index({"relu": RELU_ALONE, "conv2d_relu": CONV_RELU})
+    index = _index({"relu": RELU, "conv2d_relu": CONV_RELU})
     units = [file_unit("trees", tmp_path, path) for path in code_files(tmp_path)]
     matches = {units[m.unit].path: index.signatures[m.item].task for m in match_units(units, index)}
     assert matches.get("OpZulu/op_kernel/op_zulu.cpp") == "conv2d_relu"
