@@ -445,6 +445,8 @@ class TaskIndex:
     name_screen: re.Pattern[str] | None = None  # any name key as a substring (_may_match)
     # a word of task names -> how many task names have it (`dedup.ties.named_apart`)
     name_word_tasks: dict[str, int] = field(default_factory=dict)
+    # a constructor parameter, lower case without `_` -> how many tasks take it (`dedup.ties`)
+    parameter_tasks: dict[str, int] = field(default_factory=dict)
     # form -> op -> the single-op tasks of that weak op in that form (`dedup.weak_tasks`:
     # `sum_reduction_over_a_dimension`, `clamp_broadcast`)
     weak_forms: dict[WeakForm, dict[str, list[int]]] = field(default_factory=dict)
@@ -507,6 +509,8 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.of_classes.add(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
+        for param in {p.lower().replace("_", "") for p in sig.init_params}:
+            index.parameter_tasks[param] = index.parameter_tasks.get(param, 0) + 1
         name_words = split_identifier(sig.task)
         for word in set(name_words):
             index.name_word_tasks[word] = index.name_word_tasks.get(word, 0) + 1

@@ -11,6 +11,7 @@ constructor, and a telling word of one name.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -78,12 +79,8 @@ def parameters_apart(index: TaskIndex, tied: list[int], code: str) -> list[int]:
     parameters."""
     sigs = [index.signatures[t] for t in tied]
     params = [{p.lower().replace("_", "") for p in sig.init_params} for sig in sigs]
-    counts: dict[str, int] = {}
-    for own in params:
-        for p in own:
-            counts[p] = counts.get(p, 0) + 1
-    telling = _telling_parameters(index)
-    apart = [{p for p in own if counts[p] == 1 and p in telling} for own in params]
+    counts = Counter(p for own in params for p in own)
+    apart = [{p for p in own if counts[p] == 1 and _telling(index, p)} for own in params]
     if not any(apart):
         return tied
     named = {ident.lower().replace("_", "") for ident in _IDENTIFIER.findall(code)}
@@ -91,15 +88,11 @@ def parameters_apart(index: TaskIndex, tied: list[int], code: str) -> list[int]:
     return said if said and len(said) < len(tied) else tied
 
 
-def _telling_parameters(index: TaskIndex) -> frozenset[str]:
-    """Constructor parameters at most three tasks of the benchmark take (`num_kv_heads`), case
-    and `_` aside: a convolution's `stride`, `dilation` and `groups` are in dozens, and a generic
-    kernel names them all whichever sibling it was written for."""
-    counts: dict[str, int] = {}
-    for sig in index.signatures:
-        for p in {p.lower().replace("_", "") for p in sig.init_params}:
-            counts[p] = counts.get(p, 0) + 1
-    return frozenset(p for p, n in counts.items() if n <= 3 and len(p) > 3 and not _A_SIZE.search(p))
+def _telling(index: TaskIndex, param: str) -> bool:
+    """A constructor parameter at most three tasks of the benchmark take (`num_kv_heads`), not a
+    size: a convolution's `stride`, `dilation` and `groups` are in dozens, and a generic kernel
+    names them all whichever sibling it was written for."""
+    return index.parameter_tasks.get(param, 0) <= 3 and len(param) > 3 and not _A_SIZE.search(param)
 
 
 # A size names no computation (`max_seqlen`, `batch_size`, `embed_dim`): every kernel has some.
