@@ -1327,14 +1327,25 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
     for members in folders.values():
         kernels = [u for u in members if "__global__" in units[u].code] or members[:1]
         rest = [u for u in members if u not in kernels]
-        kernel = "\n".join(units[u].code for u in kernels)[:UNIT_SCAN_CHARS]
-        host = "\n".join(units[u].code for u in rest)[:UNIT_SCAN_CHARS]
+        kernel, host = _joined(units[u].code for u in kernels), _joined(units[u].code for u in rest)
         names = tuple(dict.fromkeys(units[u].op_name for u in members))
         documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, ""))
     return documents
 
 
 _HOST_MAINS = frozenset({"main.cpp", "main.cc"})
+
+
+def _joined(texts: Iterable[str]) -> str:
+    """Texts joined by newlines up to `UNIT_SCAN_CHARS`, reading no more of them than that (a
+    hostile folder of ten thousand large files is not joined whole)."""
+    parts, size = [], 0
+    for text in texts:
+        parts.append(text[: UNIT_SCAN_CHARS - size])
+        size += len(parts[-1]) + 1
+        if size >= UNIT_SCAN_CHARS:
+            break
+    return "\n".join(parts)[:UNIT_SCAN_CHARS]
 
 
 _OPERATOR_PARTS = frozenset({"op_kernel", "op_host", "CppExtension", "CppExtensions"})

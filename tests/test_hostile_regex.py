@@ -408,3 +408,17 @@ def test_a_call_name_before_a_run_of_spaces_is_one_pass() -> None:
     square = re.compile(r"\\s\*\(\?:<.{0,40}?>\)\?\\s\*\\\(")  # the unbounded form, as written in a source
     for module in (idioms, tasks, weak_tasks):
         assert not square.search(inspect.getsource(module)), module.__name__
+
+
+def test_an_operator_folder_of_many_large_files_is_read_to_a_bound() -> None:
+    # A directory audit reads one operator folder's files as one document: however many and
+    # however large, it holds at most the scan bound of kernels and of the rest.
+    from curate.sources import _unit
+    from dedup.tasks import UNIT_SCAN_CHARS, operator_documents
+
+    big = "x" * 200_000
+    units = [_unit("s", f"Op/op_kernel/k{i}.cpp", "__global__ void k() {}\n" + big) for i in range(20)]
+    units += [_unit("s", f"Op/op_host/h{i}.cpp", big) for i in range(20)]
+    ((reported, document, _, _),) = operator_documents(units)
+    assert reported == 0
+    assert len(document) <= 2 * UNIT_SCAN_CHARS + 1
