@@ -59,7 +59,7 @@ from dedup.weak_tasks import (
     performed_reductions,
 )
 from schemas import KernelUnit
-from schemas.ascendc import operator_dir_of, split_unit_code
+from schemas.ascendc import operator_dir_of, operator_folder_of, split_unit_code
 from schemas.taskops import (
     ACTIVATIONS,
     COLLECTIVES,
@@ -1312,7 +1312,7 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
             continue
         if unit.kernel_name or unit.host_code:  # an ingested unit is whole already
             documents.append((u, unit_document(unit), (unit.op_name, unit.kernel_name), unit_prose(unit)))
-        elif (home := _operator_folder(unit.path)) is not None:
+        elif (home := operator_folder_of(unit.path)) is not None:
             folders.setdefault(home, []).append(u)
         else:
             loose.setdefault(PurePosixPath(unit.path).parent.as_posix(), []).append(u)
@@ -1346,13 +1346,3 @@ def _joined(texts: Iterable[str]) -> str:
         if size >= UNIT_SCAN_CHARS:
             break
     return "\n".join(parts)[:UNIT_SCAN_CHARS]
-
-
-_OPERATOR_PARTS = frozenset({"op_kernel", "op_host", "CppExtension", "CppExtensions"})
-
-
-def _operator_folder(rel: str) -> str | None:
-    """`<op>` for a file under `<op>/op_kernel/`, `<op>/op_host/` or `<op>/CppExtension/`."""
-    parts = PurePosixPath(rel).parent.parts
-    at = [k for k, part in enumerate(parts) if part in _OPERATOR_PARTS]
-    return "/".join(parts[: at[-1]]) if at else None

@@ -19,7 +19,7 @@ from parsers.host import parse_op_def, tiling_function
 from parsers.library import UnitFiles, is_library_header, unit_files
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
-from schemas.ascendc import operator_dir_of
+from schemas.ascendc import OPERATOR_HOST_FOLDERS, operator_dir_of
 from schemas.ascendc.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from schemas.ascendc.soc import DEFAULT_SOC, soc_profile
 from schemas.cpp import mask_comments_and_literals
@@ -29,7 +29,6 @@ from schemas.cpp import mask_comments_and_literals
 DEFAULT_DEFINES = [f"__CCE_AICORE__={soc_profile(DEFAULT_SOC).cce_aicore}"]
 _ANSWER_RE = re.compile(r"(?:^|/)answer/[^/]+/")
 _HOST_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
-_HOST_FOLDERS = ("op_host/", "CppExtension/", "CppExtensions/")
 _NAME_SUFFIXES = ("_custom", "_sample", "_kernel", "_apt", "_demo")
 
 
@@ -158,7 +157,7 @@ def host_sources(rel: str, layout: str, ctx: RepoContext) -> list[str]:
     if layout in ("msopgen", "benchmark-task"):
         op_dir = operator_dir(rel)
         base = (op_dir + "/") if op_dir else ""
-        prefixes = tuple(base + sub for sub in _HOST_FOLDERS)
+        prefixes = tuple(f"{base}{sub}/" for sub in OPERATOR_HOST_FOLDERS)
         return sorted(f for f in ctx.index.files if f.startswith(prefixes) and f.endswith(_HOST_SUFFIXES))
     main = host_main(rel, ctx) if layout == "direct-invoke" else ""
     return [main] if main else []

@@ -120,6 +120,19 @@ def operator_dir_of(rel: str) -> str | None:
     return "/".join(parent[:k]) if k is not None else None
 
 
+# An operator's host side beside its `op_kernel/`: its tiling and OpDef, and the PyTorch binding
+# MultiKernelBench's and EvoKernel's op trees ship (`CppExtension/csrc/op.cpp`).
+OPERATOR_HOST_FOLDERS = ("op_host", "CppExtension", "CppExtensions")
+
+
+def operator_folder_of(rel: str) -> str | None:
+    """`<op>` for a file under `<op>/op_kernel/` or one of its host folders, else None: the
+    folder a file of any side of an operator belongs to, where `operator_dir_of` knows kernels."""
+    parts = PurePosixPath(rel).parent.parts
+    at = [k for k, part in enumerate(parts) if part == "op_kernel" or part in OPERATOR_HOST_FOLDERS]
+    return "/".join(parts[: at[-1]]) if at else None
+
+
 def rewrite_launches(text: str) -> str:
     """`k<<<grid, nullptr, stream>>>(args)` -> `k/*<grid, nullptr, stream>*/(args)`, same length:
     the parser still sees the call to the kernel, and line and column numbers hold."""
