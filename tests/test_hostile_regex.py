@@ -7,6 +7,7 @@ fail when the unbounded form of a pattern comes back (the old forms took seconds
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 from pathlib import Path
 
@@ -414,7 +415,7 @@ def test_an_operator_folder_of_many_large_files_is_read_to_a_bound() -> None:
     # A directory audit reads one operator folder's files as one document: however many and
     # however large, it holds at most the scan bound of kernels and of the rest.
     from curate.sources import _unit
-    from dedup.tasks import UNIT_SCAN_CHARS, operator_documents
+    from dedup.tasks import UNIT_SCAN_CHARS, _joined, operator_documents
 
     big = "x" * 200_000
     units = [_unit("s", f"Op/op_kernel/k{i}.cpp", "__global__ void k() {}\n" + big) for i in range(20)]
@@ -422,3 +423,5 @@ def test_an_operator_folder_of_many_large_files_is_read_to_a_bound() -> None:
     ((reported, document, _, _),) = operator_documents(units)
     assert reported == 0
     assert len(document) <= 2 * UNIT_SCAN_CHARS + 1
+    # The files are read only up to the bound: an endless supply of them is joined in bounded time.
+    assert len(_joined(itertools.repeat("x" * 1000))) == UNIT_SCAN_CHARS
