@@ -22,7 +22,8 @@ a control corpus (kernels of no benchmark task) that is flagged.
   files, as `dedup` reads a unit) and per file (every code file alone, shared headers included);
   printed: documents, flagged (either level) and its share, flagged as fused, as op level.
   --control-units reads a control as `curate` does: the units.parquet of a workspace that
-  `curate ingest` wrote (each unit's entry, host code, names and documentation).
+  `curate ingest` wrote (each unit's entry, host code, names and documentation); --units reads
+  op trees that way (truth: the operator folder's name), where --trees reads each tree whole.
 """
 
 from __future__ import annotations
