@@ -50,9 +50,8 @@ from dedup.tasks import (  # noqa: E402
     UNIT_SCAN_CHARS,
     match_document,
     operator_dir_of,
+    operator_documents,
     task_index,
-    unit_document,
-    unit_prose,
 )
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
@@ -142,9 +141,10 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]
             rows.append((op_dir.name, code, [op_dir.name], ""))
     for workspace in args.units:
         # Op trees as `curate` reads them: the units `curate ingest TREES` wrote (truth: the tree).
-        for unit in read_records(workspace / "units.parquet", KernelUnit):
-            tree = (operator_dir_of(unit.path) or unit.path.split("/", 1)[0]).rpartition("/")[2]
-            rows.append((tree, unit_document(unit), [tree], unit_prose(unit)))
+        units = read_records(workspace / "units.parquet", KernelUnit)
+        for u, document, _, prose in operator_documents(units):
+            tree = (operator_dir_of(units[u].path) or units[u].path.split("/", 1)[0]).rpartition("/")[2]
+            rows.append((tree, document, [tree], prose))
     for directory in args.fixes:
         for path in sorted(Path(directory).glob("*.json")):
             for entry in json.loads(path.read_text(encoding="utf-8")):
@@ -309,25 +309,19 @@ def main() -> None:
             )
 
     for workspace in args.control_units:
-        units = [u for u in read_records(workspace / "units.parquet", KernelUnit) if u.code.strip()]
+        units = read_records(workspace / "units.parquet", KernelUnit)
+        documents = operator_documents(units)  # as `curate` matches them (`match_units`)
         levels = []
-        for unit in units:
-            document = unit_document(unit)
-            match, _ = match_document(
-                document,
-                index,
-                (unit.op_name, unit.kernel_name),
-                threshold=args.threshold,
-                prose=unit_prose(unit),
-            )
+        for u, document, names, prose in documents:
+            match, _ = match_document(document, index, names, threshold=args.threshold, prose=prose)
             placed = judge.place(match, document, "")
             if placed is not None:
                 levels.append(placed.level)
                 if args.show_misses:
-                    print(f"  flagged {unit.path} -> {sigs[placed.item].task}")
+                    print(f"  flagged {units[u].path} -> {sigs[placed.item].task}")
         print(
-            f"control units {workspace}: units {len(units)} flagged {len(levels)}"
-            f" ({len(levels) / max(len(units), 1):.2%}): fused {levels.count('fused')}, op-level {levels.count('op')}"
+            f"control units {workspace}: units {len(documents)} flagged {len(levels)}"
+            f" ({len(levels) / max(len(documents), 1):.2%}): fused {levels.count('fused')}, op-level {levels.count('op')}"
         )
 
 

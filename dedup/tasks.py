@@ -44,7 +44,7 @@ from dedup.structure import (
     task_structures,
     uniquely_fitting,
 )
-from dedup.ties import settle_tie
+from dedup.ties import parameter_key, settle_tie
 from dedup.weak_tasks import (
     ARITHMETIC,
     CALL_OPENING,
@@ -509,7 +509,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.of_classes.add(t)
         if sig.constructor:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
-        for param in {p.lower().replace("_", "") for p in sig.init_params}:
+        for param in {parameter_key(p) for p in sig.init_params}:
             index.parameter_tasks[param] = index.parameter_tasks.get(param, 0) + 1
         name_words = split_identifier(sig.task)
         for word in set(name_words):
@@ -1304,6 +1304,11 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
     rest. Read one file at a time, a kernel lost its binding's `at::` calls and a binding its
     kernel (EvoKernel's 162 trees with neutral names: 108 with a file placed right, 20 with one
     placed wrong, against 120 right and 0 wrong read as one)."""
+
+    def alone(u: int) -> tuple[int, str, tuple[str, ...], str]:
+        unit = units[u]
+        return u, unit_document(unit), (unit.op_name, unit.kernel_name), unit_prose(unit)
+
     documents: list[tuple[int, str, tuple[str, ...], str]] = []
     folders: dict[str, list[int]] = {}
     loose: dict[str, list[int]] = {}
@@ -1311,7 +1316,7 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         if not unit.code.strip():
             continue
         if unit.kernel_name or unit.host_code:  # an ingested unit is whole already
-            documents.append((u, unit_document(unit), (unit.op_name, unit.kernel_name), unit_prose(unit)))
+            documents.append(alone(u))
         elif (home := operator_folder_of(unit.path)) is not None:
             folders.setdefault(home, []).append(u)
         else:
@@ -1321,9 +1326,7 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         if files & _HOST_MAINS and any("__global__" in units[u].code for u in members):
             folders[folder] = members
         else:
-            documents += [
-                (u, unit_document(units[u]), (units[u].op_name, ""), unit_prose(units[u])) for u in members
-            ]
+            documents += [alone(u) for u in members]
     for members in folders.values():
         kernels = [u for u in members if "__global__" in units[u].code] or members[:1]
         rest = [u for u in members if u not in kernels]

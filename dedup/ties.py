@@ -78,14 +78,20 @@ def parameters_apart(index: TaskIndex, tied: list[int], code: str) -> list[int]:
     aside), when some are and the others are not: a row written for a task carries its
     parameters."""
     sigs = [index.signatures[t] for t in tied]
-    params = [{p.lower().replace("_", "") for p in sig.init_params} for sig in sigs]
+    params = [{parameter_key(p) for p in sig.init_params} for sig in sigs]
     counts = Counter(p for own in params for p in own)
     apart = [{p for p in own if counts[p] == 1 and _telling(index, p)} for own in params]
     if not any(apart):
         return tied
-    named = {ident.lower().replace("_", "") for ident in _IDENTIFIER.findall(code)}
+    named = {parameter_key(ident) for ident in _IDENTIFIER.findall(code)}
     said = [t for t, own in zip(tied, apart, strict=True) if own & named]
     return said if said and len(said) < len(tied) else tied
+
+
+def parameter_key(name: str) -> str:
+    """A parameter's name as the index counts it and a row is searched for it: `num_kv_heads`,
+    `numKvHeads` and `NUM_KV_HEADS` are one."""
+    return name.lower().replace("_", "")
 
 
 def _telling(index: TaskIndex, param: str) -> bool:
