@@ -197,6 +197,21 @@ def required_ops(signature: TaskSignature) -> list[str]:
     return sorted(set(named))
 
 
+def scored_ops(signature: TaskSignature, required: frozenset[str]) -> frozenset[str]:
+    """The ops a task's score compares with a row's: its name's and its `forward`'s, less the steps
+    an attention is carried out with (`IMPLEMENTED_WITH`) where its name does not state them. A
+    multi-query attention written out as matmuls and a softmax and a causal one that calls
+    `nn.MultiheadAttention` are the same computation; counted, those steps had let the written-out
+    siblings outscore every attention a row did (fresh rows: causal, windowed and cross attentions
+    placed on `multi_query_attention`). Only attention: an LSTM's matmul is as often its separate
+    output layer (`lstm_cn`'s `fc`), which rows do too."""
+    ops = set(signature.ops) | required
+    if "attention" not in ops:
+        return frozenset(ops)
+    said = set(ops_of_words(split_identifier(signature.task)))
+    return frozenset(ops - (implied_ops({"attention"}) - said))
+
+
 def is_fused(required: Sequence[str]) -> bool:
     return len(required) >= 2
 
@@ -432,6 +447,7 @@ class TaskIndex:
     value_idf: dict[float, float] = field(default_factory=dict)  # any task's value -> idf weight
     groups: dict[frozenset[str], list[int]] = field(default_factory=dict)  # required set (empty too) -> tasks
     named: list[bool] = field(default_factory=list)  # the task's name states its ops
+    scored_ops: list[frozenset[str]] = field(default_factory=list)  # `scored_ops`
     classifiers: set[int] = field(default_factory=set)  # tasks whose model has `num_classes`
     # ... and those whose inputs are made with it too (`cross_entropy_loss`: logits of num_classes)
     of_classes: set[int] = field(default_factory=set)
@@ -493,6 +509,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         required = frozenset(required_ops(sig))
         index.required.append(required)
         index.named.append(name_states_ops(sig))
+        index.scored_ops.append(scored_ops(sig, required))
         index.groups.setdefault(required, []).append(t)
         key = op_name_key(sig.task)
         if len(key) >= 2:
@@ -580,7 +597,7 @@ def semantic_score(
     index: TaskIndex, t: int, facts: CandidateFacts, words: set[str], values: frozenset[float]
 ) -> SemanticScore:
     sig = index.signatures[t]
-    task_ops = set(sig.ops) | set(index.required[t])
+    task_ops = set(index.scored_ops[t])
     helpers = implied_ops(task_ops) - task_ops  # a conv's matmul, a mish's softplus: not extra work
     inferred = _not_extra_work(facts)
     shown = {op for op in facts.ops if strength(op) == STRONG and op not in helpers and op not in inferred}

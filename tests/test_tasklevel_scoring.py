@@ -782,3 +782,53 @@ def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
     units = [file_unit("trees", tmp_path, path) for path in code_files(tmp_path)]
     reported = [units[m.unit].path for m in match_units(units, index)]
     assert "samples/rect/rect.cpp" in reported and "samples/rect/main.cpp" not in reported
+
+
+# Two attentions: one written out as matmuls and a softmax, one through nn.MultiheadAttention
+# with a causal mask. They are the same computation; only the mask tells them apart.
+WRITTEN_OUT_ATTENTION = """import math
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.num_heads = num_heads
+        self.q_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, d_model // num_heads)
+        self.v_proj = nn.Linear(d_model, d_model // num_heads)
+
+    def forward(self, x):
+        q, k, v = self.q_proj(x), self.k_proj(x), self.v_proj(x)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+        return torch.matmul(torch.softmax(scores, dim=-1), v)
+"""
+MASKED_ATTENTION = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, d_model, num_heads, max_seq_len):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+        self.register_buffer("mask", torch.triu(torch.ones(max_seq_len, max_seq_len), diagonal=1).bool())
+
+    def forward(self, x):
+        out, _ = self.mha(x, x, x, attn_mask=self.mask[: x.size(1), : x.size(1)])
+        return out
+"""
+
+
+def test_an_attention_written_out_does_not_outscore_its_sibling_on_its_steps() -> None:
+    index = _index({"multi_query_attention": WRITTEN_OUT_ATTENTION, "causal_attention": MASKED_ATTENTION})
+    kernel = """
+// attention over num_heads heads: each query row scores every key, softmax, times V
+extern "C" __global__ __aicore__ void attend(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR out) {
+    Matmul(scores, qLocal, kLocal);  // the attention scores
+    Softmax(probs, scores, rowLen);   // masked softmax over each row
+    Matmul(outLocal, probs, vLocal);
+}
+"""
+    facts, words = candidate_facts(kernel)
+    written, masked = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert masked.score > written.score, "the written-out sibling won on the steps every attention takes"
+    assert "matmul" not in index.scored_ops[0] and "softmax" not in index.scored_ops[0]
