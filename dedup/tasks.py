@@ -986,15 +986,18 @@ def _network_by_chain(
     if len(chain) < CHAIN_MIN_CALLS:
         return None
     counts = Counter(chain)
-    shares = []
+    best: dict[int, float] = {}  # task -> its best share, of its forward or of one of its blocks
     for t, sig in enumerate(index.signatures):
-        size = len(chain) + len(sig.ops)
-        # The ops both have, counted, bound the common subsequence: most tasks end here, and a
-        # hostile row's thousands of calls end every task here (the share cannot reach the floor).
-        bound = sum(min(n, counts[op]) for op, n in Counter(sig.ops).items())
-        if len(sig.ops) >= 3 and 2 * bound / size >= CHAIN_AGREEMENT - CHAIN_MARGIN:
-            shares.append((2 * _common_steps(chain, sig.ops) / size, t))
-    shares.sort(reverse=True)
+        # A network's blocks are its steps too: a row that runs one block in a loop repeats
+        # `squeeze_net`'s fire module as much as `squeeze_net_fire_module`'s forward.
+        for steps in (sig.ops, *sig.blocks):
+            size = len(chain) + len(steps)
+            # The ops both have, counted, bound the common subsequence: most tasks end here, and a
+            # hostile row's thousands of calls end every task here (the share cannot reach the floor).
+            bound = sum(min(n, counts[op]) for op, n in Counter(steps).items())
+            if len(steps) >= 3 and 2 * bound / size >= CHAIN_AGREEMENT - CHAIN_MARGIN:
+                best[t] = max(best.get(t, 0.0), 2 * _common_steps(chain, steps) / size)
+    shares = sorted(((share, t) for t, share in best.items()), reverse=True)
     if not shares or shares[0][0] < CHAIN_AGREEMENT or index.named[shares[0][1]]:
         return None
     if len(shares) > 1 and shares[0][0] - shares[1][0] < CHAIN_MARGIN:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from collections.abc import Iterator
 
 from schemas.nesting import parse_python
 from schemas.taskops import (
@@ -66,8 +67,12 @@ def _is_transpose(node: ast.expr) -> bool:
 class _Forward(ast.NodeVisitor):
     """The ops of a method body in evaluation order (arguments before the call that uses them)."""
 
-    def __init__(self, modules: dict[str, tuple[str, ...]]) -> None:
+    def __init__(
+        self, modules: dict[str, tuple[str, ...]], methods: dict[str, ast.FunctionDef] | None = None
+    ) -> None:
         self.modules = modules  # self.<attr> -> ops of the nn module it holds
+        # the class's other methods, read where `forward` calls them (`self.forward_features(x)`)
+        self.methods = dict(methods or {})
         self.ops: list[str] = []
         self.calls: list[str] = []
         self.reductions: list[str] = []
@@ -83,6 +88,9 @@ class _Forward(ast.NodeVisitor):
         self.generic_visit(node)
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            method = self.methods.pop(func.attr, None)  # popped: each read once, never recursively
+            for statement in method.body if method else ():
+                self.visit(statement)
             ops = self.modules.get(func.attr, ())
             name = f"self.{func.attr}"
         else:
@@ -103,20 +111,72 @@ class _Forward(ast.NodeVisitor):
             self.reductions.append(f"{name}({', '.join(dims)})")
 
 
-def _module_ops(init: ast.FunctionDef) -> dict[str, tuple[str, ...]]:
-    """`self.conv = nn.Conv2d(...)` -> {"conv": ("conv",)}; an `nn.Sequential` gives its parts."""
+def _module_ops(init: ast.FunctionDef, classes: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """`self.conv = nn.Conv2d(...)` -> {"conv": ("conv",)}; an `nn.Sequential` gives its parts, and
+    a module class the file defines (`classes`: its name -> the ops of its `forward`) its ops."""
     modules: dict[str, tuple[str, ...]] = {}
+    aliases = {  # `block = Bottleneck`
+        target.id: classes[node.value.id]
+        for node in ast.walk(init)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in classes
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    classes = {**classes, **aliases}
     for node in ast.walk(init):
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
         for target in node.targets:
             if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                ops: list[str] = []
-                for call in ast.walk(node.value):
-                    if isinstance(call, ast.Call):
-                        ops.extend(torch_ops(_callee(call.func)))
-                modules[target.attr] = tuple(ops)
+                modules[target.attr] = tuple(_built_ops(node.value, classes))
     return modules
+
+
+def _built_ops(value: ast.expr, classes: dict[str, tuple[str, ...]]) -> list[str]:
+    """The ops of the modules an expression builds: `nn` modules by their names, a class of the
+    file by its `forward`, built (`FireModule(...)`) or handed to a builder
+    (`self._make_layer(Bottleneck, 64, 3)`)."""
+    ops: list[str] = []
+    for node in _in_order(value):
+        if isinstance(node, ast.Name) and node.id in classes:
+            ops.extend(classes[node.id])
+        elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in classes):
+            ops.extend(torch_ops(_callee(node.func)))
+    return ops
+
+
+def _in_order(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a tree in the order they are written (`ast.walk` goes level by level: the
+    layers of an `nn.Sequential` came out before the blocks inside them)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+
+def _forward_of(cls: ast.ClassDef, classes: dict[str, tuple[str, ...]]) -> _Forward | None:
+    """The ops a module class's `forward` computes, its modules' included; None without one."""
+    methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
+    forward, init = methods.get("forward"), methods.get("__init__")
+    if forward is None:
+        return None
+    visitor = _Forward(_module_ops(init, classes) if init else {}, methods)
+    for statement in forward.body:
+        visitor.visit(statement)
+    return visitor
+
+
+def _class_ops(tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """The ops of each module class the file defines before `Model` (`FireModule`, `NewGELU`), in
+    the file's order, so that a helper built from an earlier one has its ops: what `Model`'s
+    modules of those classes compute."""
+    classes: dict[str, tuple[str, ...]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name != "Model":
+            visitor = _forward_of(node, classes)
+            classes[node.name] = tuple(visitor.ops) if visitor else ()
+    return classes
 
 
 def module_switches(init: ast.FunctionDef) -> dict[str, bool]:
@@ -179,7 +239,12 @@ def _dims(nodes: list[ast.AST]) -> list[int]:
 
 
 def _functions(nodes: list[ast.AST]) -> dict[str, ast.FunctionDef]:
+    """Each function name's first definition, the benchmark's `Model` class's methods before any
+    other: a reference may define the modules it builds above it (`NewGELU` before `Model`)."""
     found: dict[str, ast.FunctionDef] = {}
+    for node in nodes:
+        if isinstance(node, ast.ClassDef) and node.name == "Model":
+            found.update((m.name, m) for m in node.body if isinstance(m, ast.FunctionDef))
     for node in nodes:
         if isinstance(node, ast.FunctionDef):
             found.setdefault(node.name, node)
@@ -255,8 +320,9 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
     if forward is None:
         return None
     init = functions.get("__init__")
-    modules = _module_ops(init) if init else {}
-    visitor = _Forward(modules)
+    classes = _class_ops(tree)
+    modules = _module_ops(init, classes) if init else {}
+    visitor = _Forward(modules, {name: f for name, f in functions.items() if f is not forward})
     for statement in forward.body:
         visitor.visit(statement)
     # `nn.Linear` and `F.linear` multiply by the weight transposed (x @ W.T).
@@ -292,6 +358,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         switches=module_switches(init) if init else {},
         model_lines=sorted(model_lines(text)),
         settings=sorted(env),
+        blocks=[list(ops) for ops in classes.values() if ops],
     )
 
 

@@ -55,6 +55,8 @@ class TaskSignature:
     model_lines: list[str] = field(default_factory=list)
     # The module-level settings it names (`batch_size`, `num_classes`): what its inputs are made of.
     settings: list[str] = field(default_factory=list)
+    # The ops of each module class it defines besides `Model` (a network's blocks: `FireModule`).
+    blocks: list[list[str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

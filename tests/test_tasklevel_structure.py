@@ -611,3 +611,83 @@ def test_a_constructor_parameter_only_one_tied_task_takes_settles_the_tie_when_t
     tied = [t for t, sig in enumerate(index.signatures) if sig.task.startswith("conv2d_hardtanh_scale")]
     assert parameters_apart(index, tied, "uint32_t betaKv;") != tied
     assert parameters_apart(index, tied, "uint32_t strideHw;") == tied
+
+
+# A network built from a block class defined above `Model`, through a builder method and a local
+# alias, with a `forward` that calls another method of the class.
+BLOCK_NETWORK = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Squash(nn.Module):
+    def forward(self, x):
+        return torch.tanh(x) * 0.5
+
+class Unit(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, channels, 3, padding=1)
+        self.act = Squash()
+
+    def forward(self, x):
+        return self.act(self.conv(x)) + x
+
+class Model(nn.Module):
+    def __init__(self, channels=16, num_classes=10):
+        super().__init__()
+        block = Unit
+        self.stem = nn.Sequential(nn.Conv2d(3, channels, 7), nn.ReLU(), Unit(channels))
+        self.body = self._stack(block, channels, 2)
+        self.fc = nn.Linear(channels, num_classes)
+
+    def _stack(self, block, channels, n):
+        return nn.Sequential(*[block(channels) for _ in range(n)])
+
+    def features(self, x):
+        return F.max_pool2d(self.body(self.stem(x)), 2)
+
+    def forward(self, x):
+        x = self.features(x)
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+"""
+
+
+def test_a_reference_is_read_from_its_model_class_with_its_blocks_ops_in_order() -> None:
+    sig = read_reference("tiny_net", BLOCK_NETWORK)
+    unit = ["conv", "tanh", "mul", "add"]
+    # the stem (a conv, a relu, a block), the body (a block), a pool; then the head
+    assert sig.forward_ops == ["conv", "relu", *unit, *unit, "max_pool", "avg_pool", "matmul"]
+    assert sig.init_params == ["channels", "num_classes"], "the parameters read were a block's"
+    assert sig.blocks == [["tanh", "mul"], unit]
+
+
+UNIT_TASK = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x):
+        return torch.tanh(self.conv(x)) * 0.5 + x
+"""
+
+
+def test_a_chain_that_repeats_one_block_does_not_tell_the_block_from_its_network() -> None:
+    # The binding runs the stem, then one block in a loop: its calls are the block task's forward
+    # and the network's block alike (a SqueezeNet row so written had been placed on the fire module).
+    index = _index({"tiny_net": BLOCK_NETWORK, "tiny_unit": UNIT_TASK})
+    binding = """
+at::Tensor forward(const at::Tensor& x, const std::vector<at::Tensor>& w) {
+  at::Tensor h = at::relu(at::conv2d(x, w[0]));
+  for (size_t i = 1; i < w.size(); ++i) {
+    h = at::add(at::mul(at::tanh(at::conv2d(h, w[i], {}, 1, 1)), 0.5), h);
+  }
+  return h;
+}
+"""
+    match, _ = match_document(binding, index)
+    assert match is None or match.basis != "forward chain", "a block's calls placed the row on the block task"
