@@ -51,6 +51,8 @@ _EXP_LESS_MAX = (
     rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
 )
 _LOG_AFTER_ADD = rf"Log{_CALL}"
+# a variable that holds a position: `idx`, `bestIndex`, `argPos`
+_INDEX_NAME = r"\b\w{0,32}?(?:[iI]dx|[iI]ndex|[pP]os|[aA]rg)\w{0,32}"
 
 
 # A running compare, `m = (v > m) ? v : m` (`cmp` ">": a maximum; "<": a minimum)
@@ -314,6 +316,35 @@ IDIOMS: tuple[Idiom, ...] = (
         rf"[^;{{}}]{{0,128}}\)\s*\{{.{{0,800}}?{_VAR}\s*=\s*(?:\(?\s*{_VAR}\s*>=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b|"
         r"(?:std::|AscendC::)?\w{0,16}[mM]ax\w{0,16}\s*\(\s*\1\s*,\s*[A-Za-z_])",
         lead=r"<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)|[kK][dDhHwWlL]?\s*;|KS\s*;|[kK]_?[sS]ize)",
+    ),
+    # the position of an extreme kept with it: AscendC's ReduceMax / ReduceMin asked for its index
+    # (`calIndex`, the fifth argument, true; not the pattern API's `<T, Pattern, isReuse>`), a vector
+    # compare whose mask selects into an index tensor, or a comment that says so: an argmax or an
+    # argmin (fresh rows: a max reduction had been placed instead). A scalar running compare that
+    # records where (`if (v > best) { best = v; idx = i; }`) is as often a host's check of its
+    # results (ops-sparse: the worst error's index); it is left out.
+    *(
+        _idiom(
+            arg,
+            reduce,
+            rf"\b{reduce}\s{{0,8}}(?:<\s{{0,8}}\w{{1,32}}\s{{0,8}}>)?\s{{0,8}}\((?:\s*[^,;]{{1,128}},){{4}}"
+            r"\s*(?:/\*\s*\w{0,16}\s*=?\s*\*/\s*)?true\s*\)",
+            lead=rf"\b{reduce}\b",
+        )
+        for arg, reduce in (("argmax", "ReduceMax"), ("argmin", "ReduceMin"))
+    ),
+    *(
+        _idiom(
+            arg,
+            "CMPMODE",
+            rf"CMPMODE::{mode}\b[^;]{{0,128}};(?:[^;]{{0,200}};){{0,2}}?\s*(?:AscendC::)?Select{_CALL}\s*{_INDEX_NAME}\s*,",
+            lead=rf"CMPMODE::{mode}\b",
+        )
+        for arg, mode in (("argmax", "GT"), ("argmin", "LT"))
+    ),
+    *(
+        _idiom(arg, "of", rf"(?i)\b(?:index|indices|position|location)\s{{1,8}}of\s{{1,8}}(?:the\s{{1,8}}|its\s{{1,8}})?{extreme}\b")
+        for arg, extreme in (("argmax", "(?:max|maximum|largest)"), ("argmin", "(?:min|minimum|smallest)"))
     ),
     # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
     _idiom(

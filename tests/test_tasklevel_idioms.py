@@ -126,6 +126,14 @@ def _ops(code: str) -> dict[str, bool]:
             "y[i] = (v - mean) * rstd * gamma[c] + beta[c];",
             "group_norm",
         ),
+        ("ReduceMax<float>(maxLocal, rowLocal, workLocal, cols, true);  // value and position", "argmax"),
+        ("AscendC::ReduceMin(m, x, w, n, /*calIndex=*/true);", "argmin"),
+        (
+            "Compare(mask, cur, best, CMPMODE::GT, n);\nSelect(best, mask, cur, best, mode, n);\n"
+            "Duplicate(step, (float)r, n);\nSelect(bestIdx, mask, step, bestIdx, mode, n);",
+            "argmax",
+        ),
+        ("// y[i]: the position of the minimum along dim", "argmin"),
     ],
 )
 def test_each_idiom_finds_its_op(code: str, op: str) -> None:
@@ -154,6 +162,10 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "Mul(sq, x, x, n); Adds(v, v, -mean, n); Adds(v, v, eps, n); Sqrt(v, v, n);",
         "Sub(d, x, y, n); Mul(d, d, d, n); ReduceSum(v, d, w, n); Sqrt(v, v, n);",  # a distance
         "float var = ex2 - mean * mean;",  # the moments of a row or a batch: no plane stated
+        # the pattern API's last flag is no index (a max reduction's golden solution)
+        "ReduceMax<float, AscendC::Pattern::Reduce::RA, true>(y, x, tmp, shape, true);",
+        "ReduceMax(m, x, w, n, false);",  # the maximum alone
+        "if (err > worst) { worst = err; worstIdx = i; }",  # a host's check of its results
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
