@@ -343,7 +343,11 @@ IDIOMS: tuple[Idiom, ...] = (
         for arg, mode in (("argmax", "GT"), ("argmin", "LT"))
     ),
     *(
-        _idiom(arg, "of", rf"(?i)\b(?:index|indices|position|location)\s{{1,8}}of\s{{1,8}}(?:the\s{{1,8}}|its\s{{1,8}})?{extreme}\b")
+        _idiom(
+            arg,
+            "of",
+            rf"(?i)\b(?:index|indices|position|location)\s{{1,8}}of\s{{1,8}}(?:the\s{{1,8}}|its\s{{1,8}})?{extreme}\b",
+        )
         for arg, extreme in (("argmax", "(?:max|maximum|largest)"), ("argmin", "(?:min|minimum|smallest)"))
     ),
     # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
