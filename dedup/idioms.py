@@ -318,11 +318,12 @@ IDIOMS: tuple[Idiom, ...] = (
         lead=r"<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)|[kK][dDhHwWlL]?\s*;|KS\s*;|[kK]_?[sS]ize)",
     ),
     # the position of an extreme kept with it: AscendC's ReduceMax / ReduceMin asked for its index
-    # (`calIndex`, the fifth argument, true; not the pattern API's `<T, Pattern, isReuse>`), a vector
-    # compare whose mask selects into an index tensor, or a comment that says so: an argmax or an
-    # argmin (fresh rows: a max reduction had been placed instead). A scalar running compare that
-    # records where (`if (v > best) { best = v; idx = i; }`) is as often a host's check of its
-    # results (ops-sparse: the worst error's index); it is left out.
+    # (`calIndex`, the fifth argument, true; not the pattern API's `<T, Pattern, isReuse>`), or a
+    # vector compare whose mask selects into an index tensor: an argmax or an argmin (fresh rows: a
+    # max reduction had been placed instead). Left out: a scalar running compare that records where
+    # (`if (v > best) { best = v; idx = i; }`), as often a host's check of its results (ops-sparse:
+    # the worst error's index); "the position of the maximum" in a comment, which placed nothing
+    # more and, tried on every row of prose, cost as much as all the other idioms together.
     *(
         _idiom(
             arg,
@@ -341,14 +342,6 @@ IDIOMS: tuple[Idiom, ...] = (
             lead=rf"CMPMODE::{mode}\b",
         )
         for arg, mode in (("argmax", "GT"), ("argmin", "LT"))
-    ),
-    *(
-        _idiom(
-            arg,
-            "of",
-            rf"(?i)\b(?:index|indices|position|location)\s{{1,8}}of\s{{1,8}}(?:the\s{{1,8}}|its\s{{1,8}})?{extreme}\b",
-        )
-        for arg, extreme in (("argmax", "(?:max|maximum|largest)"), ("argmin", "(?:min|minimum|smallest)"))
     ),
     # a weight laid out (out channels, in channels, kernel...): a convolution's (a matmul's has no kernel)
     _idiom(

@@ -133,7 +133,6 @@ def _ops(code: str) -> dict[str, bool]:
             "Duplicate(step, (float)r, n);\nSelect(bestIdx, mask, step, bestIdx, mode, n);",
             "argmax",
         ),
-        ("// y[i]: the position of the minimum along dim", "argmin"),
     ],
 )
 def test_each_idiom_finds_its_op(code: str, op: str) -> None:
