@@ -55,7 +55,6 @@ from dedup.tasks import (  # noqa: E402
 )
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
-from schemas.ascendc import sample_folder_of_script  # noqa: E402
 from schemas.records import KernelUnit  # noqa: E402
 from schemas.tables import read_records  # noqa: E402
 from schemas.tasks import TaskMatch  # noqa: E402
@@ -137,11 +136,7 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]
             code = "\n".join(
                 f.read_text(encoding="utf-8", errors="replace")
                 for f in sorted(op_dir.rglob("*"))
-                if f.is_file()
-                and (
-                    f.suffix in _CODE or sample_folder_of_script(f.relative_to(op_dir).as_posix()) is not None
-                )
-                and f.name != "result.json"
+                if f.is_file() and f.suffix in _CODE and f.name != "result.json"
             )
             rows.append((op_dir.name, code, [op_dir.name], ""))
     for workspace in args.units:

@@ -34,7 +34,6 @@ from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, stable_id
-from schemas.ascendc import SAMPLE_HOST_MAINS, sample_folder_of_script
 from schemas.nesting import loads_json
 from schemas.tasks import ROW_TEXT_KIND
 
@@ -509,22 +508,10 @@ def code_files(root: Path) -> list[Path]:
         p
         for p in root.rglob("*")
         if p.is_file()
-        and (
-            p.suffix.lower() in CODE_EXTENSIONS
-            or _is_submission_file(p)
-            or _is_answer_file(p)
-            or _is_sample_script(root, p)
-        )
+        and (p.suffix.lower() in CODE_EXTENSIONS or _is_submission_file(p) or _is_answer_file(p))
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)
-
-
-def _is_sample_script(root: Path, path: Path) -> bool:
-    """A kernel-launch sample's `scripts/gen_data.py` (its golden computation), beside the
-    sample's `main.cpp`: read with the sample's kernel as one candidate (`operator_documents`)."""
-    home = sample_folder_of_script(path.relative_to(root).as_posix())
-    return home is not None and any((root / home / main).is_file() for main in SAMPLE_HOST_MAINS)
 
 
 # An LLM's answer saved as text: MultiKernelBench's own run output is one `<op>.txt` per task, the

@@ -59,13 +59,7 @@ from dedup.weak_tasks import (
     performed_reductions,
 )
 from schemas import KernelUnit
-from schemas.ascendc import (
-    SAMPLE_HOST_MAINS,
-    operator_dir_of,
-    operator_folder_of,
-    sample_folder_of_script,
-    split_unit_code,
-)
+from schemas.ascendc import operator_dir_of, operator_folder_of, split_unit_code
 from schemas.taskops import (
     ACTIVATIONS,
     COLLECTIVES,
@@ -1326,7 +1320,7 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
     files (units without a kernel name or host code, `curate.sources.file_unit`) that lie in one
     operator folder (`op_kernel/`, `op_host/`, `CppExtension/`: MultiKernelBench's and
     EvoKernel's op trees), or in one sample folder (a kernel file beside the `main.cpp` that
-    launches it and the `scripts/gen_data.py` that computes its golden output), are one candidate, as a submission's fields are: its kernel files, then the
+    launches it), are one candidate, as a submission's fields are: its kernel files, then the
     rest. Read one file at a time, a kernel lost its binding's `at::` calls and a binding its
     kernel (EvoKernel's 162 trees with neutral names: 108 with a file placed right, 20 with one
     placed wrong, against 120 right and 0 wrong read as one)."""
@@ -1346,13 +1340,10 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         elif (home := operator_folder_of(unit.path)) is not None:
             folders.setdefault(home, []).append(u)
         else:
-            home = sample_folder_of_script(unit.path)
-            loose.setdefault(PurePosixPath(unit.path).parent.as_posix() if home is None else home, []).append(
-                u
-            )
+            loose.setdefault(PurePosixPath(unit.path).parent.as_posix(), []).append(u)
     for folder, members in loose.items():
         files = {PurePosixPath(units[u].path).name for u in members}
-        if files & set(SAMPLE_HOST_MAINS) and any("__global__" in units[u].code for u in members):
+        if files & _HOST_MAINS and any("__global__" in units[u].code for u in members):
             folders[folder] = members
         else:
             documents += [alone(u) for u in members]
@@ -1363,6 +1354,9 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         names = tuple(dict.fromkeys(units[u].op_name for u in members))
         documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, ""))
     return documents
+
+
+_HOST_MAINS = frozenset({"main.cpp", "main.cc"})
 
 
 def _joined(texts: Iterable[str]) -> str:

@@ -19,7 +19,7 @@ from parsers.host import parse_op_def, tiling_function
 from parsers.library import UnitFiles, is_library_header, unit_files
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
-from schemas.ascendc import OPERATOR_HOST_FOLDERS, SAMPLE_DATA_SCRIPT, operator_dir_of
+from schemas.ascendc import OPERATOR_HOST_FOLDERS, operator_dir_of
 from schemas.ascendc.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from schemas.ascendc.soc import DEFAULT_SOC, soc_profile
 from schemas.cpp import mask_comments_and_literals
@@ -153,19 +153,14 @@ def normalise_op_name(name: str) -> str:
 def host_sources(rel: str, layout: str, ctx: RepoContext) -> list[str]:
     """Host-side files of the unit: `op_host/**` for operators, with the PyTorch binding their
     folder ships (`CppExtension/**`, MultiKernelBench's and EvoKernel's layout: what the op is
-    called with), `main.cpp` for direct invoke, with the `scripts/gen_data.py` beside it that
-    computes the sample's golden output (what the kernel is checked against)."""
+    called with), `main.cpp` for direct invoke."""
     if layout in ("msopgen", "benchmark-task"):
         op_dir = operator_dir(rel)
         base = (op_dir + "/") if op_dir else ""
         prefixes = tuple(f"{base}{sub}/" for sub in OPERATOR_HOST_FOLDERS)
         return sorted(f for f in ctx.index.files if f.startswith(prefixes) and f.endswith(_HOST_SUFFIXES))
     main = host_main(rel, ctx) if layout == "direct-invoke" else ""
-    if not main:
-        return []
-    script = posixpath.join(posixpath.dirname(main), SAMPLE_DATA_SCRIPT)
-    script_dir, name = posixpath.split(script)
-    return [main, script] if name in ctx.list_dir(script_dir) else [main]
+    return [main] if main else []
 
 
 def distinct_entries(entries: list[Entry]) -> list[Entry]:

@@ -269,26 +269,6 @@ def test_direct_invoke_sample_takes_host_main(tree):
     assert unit.apis == ["LeakyRelu"]
 
 
-def test_direct_invoke_sample_takes_the_script_that_computes_its_golden_output(tree):
-    # Ascend's kernel-launch samples make their input and golden output in `scripts/gen_data.py`:
-    # the computation the kernel is checked against, in numpy or torch, with its sizes.
-    root = tree(
-        {
-            "samples/pool/pool_kernel.cpp": """
-                #include "kernel_operator.h"
-                extern "C" __global__ __aicore__ void pool_kernel(GM_ADDR x, GM_ADDR y) {}
-            """,
-            "samples/pool/main.cpp": "int main() { ACLRT_LAUNCH_KERNEL(pool_kernel)(8, nullptr, nullptr, nullptr); }\n",
-            "samples/pool/scripts/gen_data.py": "golden = torch.nn.functional.max_pool3d(x, 3, 2)\n",
-            "samples/pool/scripts/verify_result.py": "print('compare')\n",
-        }
-    )
-    unit = only(ingest(root), "pool_kernel")
-    assert "ACLRT_LAUNCH_KERNEL" in unit.host_code
-    assert "max_pool3d" in unit.host_code
-    assert "compare" not in unit.host_code  # only the script that states the computation
-
-
 def test_single_source_asc_with_triple_chevron_launch(tree):
     root = tree(
         {

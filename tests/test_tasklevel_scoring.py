@@ -784,35 +784,6 @@ def test_the_files_of_one_operator_folder_are_one_candidate(tmp_path) -> None:
     assert "samples/rect/rect.cpp" in reported and "samples/rect/main.cpp" not in reported
 
 
-def test_a_samples_golden_script_is_read_with_its_kernel(tmp_path) -> None:
-    # A kernel-launch sample whose kernel does the relu and whose `scripts/gen_data.py` states the
-    # whole computation it is checked against: read together, the fused task; the script is not
-    # reported on its own, and a script outside a sample is not read at all.
-    from curate.sources import code_files, file_unit
-    from dedup.tasks import match_units
-    from tests.test_tasklevel_idioms import RELU
-
-    sample = tmp_path / "samples" / "rect"
-    (sample / "scripts").mkdir(parents=True)
-    (sample / "rect.cpp").write_text(
-        'extern "C" __global__ __aicore__ void rect(GM_ADDR x, GM_ADDR y) {\n'
-        "  AscendC::Relu(yLocal, xLocal, tileLength);\n}\n"
-    )
-    (sample / "main.cpp").write_text("int main() {\n  ACLRT_LAUNCH_KERNEL(rect)(8, stream, x, y);\n}\n")
-    (sample / "scripts" / "gen_data.py").write_text(
-        "import torch\nx = torch.rand(8, 3, 32, 32)\nw = torch.rand(16, 3, 3, 3)\n"
-        "golden = torch.relu(torch.nn.functional.conv2d(x, w))\n"
-    )
-    (tmp_path / "tools" / "scripts").mkdir(parents=True)
-    (tmp_path / "tools" / "scripts" / "gen_data.py").write_text("print('no sample here')\n")
-    index = _index({"relu": RELU, "conv2d_relu": CONV_RELU})
-    files = [p.relative_to(tmp_path).as_posix() for p in code_files(tmp_path)]
-    assert "samples/rect/scripts/gen_data.py" in files and "tools/scripts/gen_data.py" not in files
-    units = [file_unit("trees", tmp_path, tmp_path / f) for f in files]
-    matches = {units[m.unit].path: index.signatures[m.item].task for m in match_units(units, index)}
-    assert matches == {"samples/rect/rect.cpp": "conv2d_relu"}
-
-
 # Two attentions: one written out as matmuls and a softmax, one through nn.MultiheadAttention
 # with a causal mask. They are the same computation; only the mask tells them apart.
 WRITTEN_OUT_ATTENTION = """import math

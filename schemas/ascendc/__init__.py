@@ -133,22 +133,6 @@ def operator_folder_of(rel: str) -> str | None:
     return "/".join(parts[: at[-1]]) if at else None
 
 
-# A kernel-launch sample's host side (Ascend's samples): the `main.cpp` that launches the kernel
-# and the script that makes its input and golden output, whose computation (`np.maximum`,
-# `torch.nn.functional.conv2d`) and sizes are the sample's task.
-SAMPLE_HOST_MAINS = ("main.cpp", "main.cc")
-SAMPLE_DATA_SCRIPT = "scripts/gen_data.py"
-
-
-def sample_folder_of_script(rel: str) -> str | None:
-    """`<sample>` for `<sample>/scripts/gen_data.py` (`""` at the root), else None."""
-    path = PurePosixPath(rel)
-    if path.parent / path.name != path.parent.parent / SAMPLE_DATA_SCRIPT:
-        return None
-    home = path.parent.parent.as_posix()
-    return "" if home == "." else home
-
-
 def rewrite_launches(text: str) -> str:
     """`k<<<grid, nullptr, stream>>>(args)` -> `k/*<grid, nullptr, stream>*/(args)`, same length:
     the parser still sees the call to the kernel, and line and column numbers hold."""
