@@ -318,18 +318,19 @@ IDIOMS: tuple[Idiom, ...] = (
         lead=r"<\s*(?:this->)?(?:\w{0,64}?(?:[kK]ernel|[wW]indow|[pP]ool)|[kK][dDhHwWlL]?\s*;|KS\s*;|[kK]_?[sS]ize)",
     ),
     # the position of an extreme kept with it: AscendC's ReduceMax / ReduceMin asked for its index
-    # (`calIndex`, the fifth argument, true; not the pattern API's `<T, Pattern, isReuse>`), or a
-    # vector compare whose mask selects into an index tensor: an argmax or an argmin (fresh rows: a
-    # max reduction had been placed instead). Left out: a scalar running compare that records where
-    # (`if (v > best) { best = v; idx = i; }`), as often a host's check of its results (ops-sparse:
-    # the worst error's index); "the position of the maximum" in a comment, which placed nothing
-    # more and, tried on every row of prose, cost as much as all the other idioms together.
+    # (`calIndex`, the fifth argument, true after a count; not the pattern API's `srcInnerPad`
+    # after a shape), or a vector compare whose mask selects into an index tensor: an argmax or an
+    # argmin (fresh rows: a max reduction had been placed instead). Left out: a scalar running
+    # compare that records where (`if (v > best) { best = v; idx = i; }`), as often a host's check
+    # of its results (ops-sparse: the worst error's index); "the position of the maximum" in a
+    # comment, which placed nothing more and, tried on every row of prose, cost as much as all the
+    # other idioms together.
     *(
         _idiom(
             arg,
             reduce,
-            rf"\b{reduce}\s{{0,8}}(?:<\s{{0,8}}\w{{1,32}}\s{{0,8}}>)?\s{{0,8}}\((?:\s*[^,;]{{1,128}},){{4}}"
-            r"\s*(?:/\*\s*\w{0,16}\s*=?\s*\*/\s*)?true\s*\)",
+            rf"\b{reduce}\s{{0,8}}(?:<\s{{0,8}}\w{{1,32}}\s{{0,8}}>)?\s{{0,8}}\((?:\s*[^,;]{{1,128}},){{3}}"
+            r"(?![^,;]{0,128}(?:[sS]hape|\{))\s*[^,;]{1,128},\s*(?:/\*\s*\w{0,16}\s*=?\s*\*/\s*)?true\s*\)",
             lead=rf"\b{reduce}\b",
         )
         for arg, reduce in (("argmax", "ReduceMax"), ("argmin", "ReduceMin"))

@@ -164,6 +164,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # the pattern API's last flag is no index (a max reduction's golden solution)
         "ReduceMax<float, AscendC::Pattern::Reduce::RA, true>(y, x, tmp, shape, true);",
         "ReduceMax(m, x, w, n, false);",  # the maximum alone
+        "ReduceMax<float>(y, x, tmp, srcShape, true);",  # a shape, then the pattern API's padding flag
         "if (err > worst) { worst = err; worstIdx = i; }",  # a host's check of its results
     ],
 )
