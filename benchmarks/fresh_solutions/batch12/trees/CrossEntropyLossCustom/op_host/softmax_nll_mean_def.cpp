@@ -1,0 +1,47 @@
+#include "softmax_nll_mean_tiling.h"
+#include "register/op_def_registry.h"
+
+namespace optiling {
+ge::graphStatus SoftmaxNllMeanTilingFunc(gert::TilingContext* context);
+}
+
+namespace ge {
+static graphStatus SoftmaxNllMeanInferShape(gert::InferShapeContext* context)
+{
+    gert::Shape* loss = context->GetOutputShape(0);
+    loss->SetDimNum(0);   // scalar
+    return GRAPH_SUCCESS;
+}
+static graphStatus SoftmaxNllMeanInferDataType(gert::InferDataTypeContext* context)
+{
+    context->SetOutputDataType(0, context->GetInputDataType(0));
+    return GRAPH_SUCCESS;
+}
+}  // namespace ge
+
+namespace ops {
+class SoftmaxNllMean : public OpDef {
+public:
+    explicit SoftmaxNllMean(const char* name) : OpDef(name)
+    {
+        this->Input("logits")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_FLOAT16})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("target")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_INT64, ge::DT_INT64, ge::DT_INT32, ge::DT_INT32})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("loss")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_FLOAT16})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Attr("ignore_index").AttrType(OPTIONAL).Int(-100);
+
+        this->SetInferShape(ge::SoftmaxNllMeanInferShape).SetInferDataType(ge::SoftmaxNllMeanInferDataType);
+        this->AICore().SetTiling(optiling::SoftmaxNllMeanTilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(SoftmaxNllMean);
+}  // namespace ops
