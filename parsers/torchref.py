@@ -81,7 +81,7 @@ class _Forward(ast.NodeVisitor):
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
         op = _ARITHMETIC.get(type(node.op))
-        if op:
+        if op and len(self.ops) < MAX_BUILT_OPS:
             self.ops.append(op)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -99,7 +99,7 @@ class _Forward(ast.NodeVisitor):
         if not ops:
             return
         kwargs = [f"{k.arg}={_literal(k.value)}" for k in node.keywords if k.arg]
-        self.ops.extend(ops)
+        self.ops.extend(ops[: max(0, MAX_BUILT_OPS - len(self.ops))])
         if "matmul" in ops:
             self.transposed |= {
                 side for side, arg in zip("ab", node.args[:2], strict=False) if _is_transpose(arg)
@@ -138,11 +138,19 @@ def _built_ops(value: ast.expr, classes: dict[str, tuple[str, ...]]) -> list[str
     (`self._make_layer(Bottleneck, 64, 3)`)."""
     ops: list[str] = []
     for node in _in_order(value):
+        if len(ops) >= MAX_BUILT_OPS:
+            break
         if isinstance(node, ast.Name) and node.id in classes:
             ops.extend(classes[node.id])
         elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in classes):
             ops.extend(torch_ops(_callee(node.func)))
-    return ops
+    return ops[:MAX_BUILT_OPS]
+
+
+# The ops a built module, a module class or a `forward` counts at most: each class of a file may
+# build the one before it many times over (a hostile reference of eight classes, each building
+# the last ten times, is 10^8 ops unbounded); MultiKernelBench's longest `forward` has 112.
+MAX_BUILT_OPS = 1024
 
 
 def _in_order(node: ast.AST) -> Iterator[ast.AST]:
@@ -175,7 +183,7 @@ def _class_ops(tree: ast.Module) -> dict[str, tuple[str, ...]]:
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name != "Model":
             visitor = _forward_of(node, classes)
-            classes[node.name] = tuple(visitor.ops) if visitor else ()
+            classes[node.name] = tuple(visitor.ops[:MAX_BUILT_OPS]) if visitor else ()
     return classes
 
 

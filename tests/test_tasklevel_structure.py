@@ -691,3 +691,19 @@ at::Tensor forward(const at::Tensor& x, const std::vector<at::Tensor>& w) {
 """
     match, _ = match_document(binding, index)
     assert match is None or match.basis != "forward chain", "a block's calls placed the row on the block task"
+
+
+def test_module_classes_built_from_each_other_are_read_in_bounded_size() -> None:
+    # Eight classes, each building the one before it ten times: 10^8 ops if expanded whole.
+    classes = ["class B0(nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"]
+    for k in range(1, 9):
+        parts = ", ".join(f"B{k - 1}()" for _ in range(10))
+        classes.append(
+            f"class B{k}(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            f"        self.body = nn.Sequential({parts})\n    def forward(self, x):\n        return self.body(x)\n"
+        )
+    model = "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    model += "        self.net = B8()\n    def forward(self, x):\n        return self.net(x)\n"
+    sig = read_reference("deep_net", "import torch\nimport torch.nn as nn\n" + "".join(classes) + model)
+    assert 0 < len(sig.forward_ops) <= 1024 and set(sig.forward_ops) == {"relu"}
+    assert all(len(block) <= 1024 for block in sig.blocks)
