@@ -231,6 +231,24 @@ def test_ops_a_task_is_carried_out_with_are_not_extra_work() -> None:
     assert scored.ops == 1.0, "a conv's Mmad and a mish's softplus and tanh counted as extra work"
 
 
+def test_a_running_product_is_no_product_reduction_beside_it() -> None:
+    # "the cumulative product" says a product too: the running product's own step, not work a
+    # cumprod task lacks (batch 12: a cumprod row had scored below the product reduction).
+    index = _index(
+        {
+            "cumprod": CUMSUM.replace("cumsum", "cumprod"),
+            "product_reduction_over_a_dimension": CUMSUM.replace("torch.cumsum", "torch.prod"),
+        }
+    )
+    kernel = """
+// the cumulative product along dim: each output is the product of the inputs so far
+extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) { Mul(acc, acc, row, n); }
+"""
+    facts, words = candidate_facts(kernel)
+    running, reduction = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
+    assert running.score > reduction.score, "the product a cumprod takes counted as extra work"
+
+
 TIED_SIBLINGS = {"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH}
 TIED_BODY = (
     "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
