@@ -163,16 +163,25 @@ def _in_order(node: ast.AST) -> Iterator[ast.AST]:
         stack.extend(reversed(list(ast.iter_child_nodes(current))))
 
 
-def _forward_of(cls: ast.ClassDef, classes: dict[str, tuple[str, ...]]) -> _Forward | None:
-    """The ops a module class's `forward` computes, its modules' included; None without one."""
-    methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
-    forward, init = methods.get("forward"), methods.get("__init__")
-    if forward is None:
-        return None
+def _read_forward(
+    forward: ast.FunctionDef,
+    init: ast.FunctionDef | None,
+    classes: dict[str, tuple[str, ...]],
+    methods: dict[str, ast.FunctionDef],
+) -> _Forward:
+    """What a `forward` computes: the modules `init` builds (`classes`' among them) and the other
+    `methods` it calls included."""
     visitor = _Forward(_module_ops(init, classes) if init else {}, methods)
     for statement in forward.body:
         visitor.visit(statement)
     return visitor
+
+
+def _forward_of(cls: ast.ClassDef, classes: dict[str, tuple[str, ...]]) -> _Forward | None:
+    """The ops a module class's `forward` computes, its modules' included; None without one."""
+    methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
+    forward = methods.get("forward")
+    return _read_forward(forward, methods.get("__init__"), classes, methods) if forward else None
 
 
 def _class_ops(tree: ast.Module) -> dict[str, tuple[str, ...]]:
@@ -183,7 +192,7 @@ def _class_ops(tree: ast.Module) -> dict[str, tuple[str, ...]]:
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name != "Model":
             visitor = _forward_of(node, classes)
-            classes[node.name] = tuple(visitor.ops[:MAX_BUILT_OPS]) if visitor else ()
+            classes[node.name] = tuple(visitor.ops) if visitor else ()  # bounded by `_Forward`
     return classes
 
 
@@ -329,10 +338,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         return None
     init = functions.get("__init__")
     classes = _class_ops(tree)
-    modules = _module_ops(init, classes) if init else {}
-    visitor = _Forward(modules, {name: f for name, f in functions.items() if f is not forward})
-    for statement in forward.body:
-        visitor.visit(statement)
+    visitor = _read_forward(forward, init, classes, {n: f for n, f in functions.items() if f is not forward})
     # `nn.Linear` and `F.linear` multiply by the weight transposed (x @ W.T).
     if any(isinstance(n, ast.Call) and _callee(n.func) == "linear" for n in nodes):
         visitor.transposed.add("b")
@@ -362,7 +368,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         input_dims=input_dims(env, functions.get("get_inputs")),
         weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
-        returns=returned_state(forward, modules),
+        returns=returned_state(forward, visitor.modules),
         switches=module_switches(init) if init else {},
         model_lines=sorted(model_lines(text)),
         settings=sorted(env),
