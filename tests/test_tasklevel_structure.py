@@ -580,6 +580,20 @@ def test_a_row_whose_structure_fits_only_networks_is_one_of_them_not_a_fused_tas
     assert named == {"deep_mlp", "wide_mlp"} and match.basis == "tie"
 
 
+def test_a_row_that_names_the_network_it_solves_is_placed_on_it() -> None:
+    index = _index({"gemm_relu": GEMM_RELU, "deep_mlp": _mlp("[50, 50, 50]"), "wide_mlp": _mlp("[4000]")})
+    kernel = "// gemm (in_features -> out_features) then relu\n__aicore__ void Layer() { Mmad(c, a, b, n); Relu(c, c, n); }\n"
+    assert _task(index, match_document(kernel, index)[0]) == "gemm_relu"
+    # Said in its prose (spelt apart, in any case), the network's name places the row on the
+    # network, not on the fused step its kernel shows.
+    match, _ = match_document(kernel, index, prose="Each layer of the Deep-MLP runs this kernel.")
+    assert _task(index, match) == "deep_mlp" and match is not None and match.basis == "stated network"
+    # A broadcast's name is everyday prose: said, it places nothing.
+    index = _index({"gemm_relu": GEMM_RELU, "in_place_update": GEMM_RELU.replace("relu", "abs")})
+    match, _ = match_document(kernel, index, prose="an in-place update of the output")
+    assert _task(index, match) == "gemm_relu"
+
+
 def test_a_constructor_parameter_only_one_tied_task_takes_settles_the_tie_when_the_row_names_it() -> None:
     # `group_query_attention` takes `num_kv_heads`, `multi_query_attention` does not: a row whose
     # tiling carries `numKvHeads` was written for the former (fresh rows: +6 right, none wrong).
