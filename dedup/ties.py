@@ -47,6 +47,14 @@ def settle_tie(
     3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
     switches 1 more (dev and held-out-a, README); then a constructor parameter only some tied
     tasks take that the row names (`parameters_apart`)."""
+    switches = stated_switches(code)
+    tied = structurally_apart(index, tied, code, stated)
+    return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
+
+
+def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: CandidateFacts) -> list[int]:
+    """The tied tasks that agree with what the row states of its structure (`settle_tie`'s
+    facts but words), all of them where none or all do."""
     inputs = len(stated.inputs)
     transposed = transposed_operands(code)
     square = square_only(code)
@@ -66,7 +74,7 @@ def settle_tie(
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
         tied = kept or tied
-    return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
+    return tied
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w{2,63}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from dedup.structure import structural_fit
-from dedup.tasks import JUDGE_CANDIDATES, candidate_facts, match_document, semantic_score
+from dedup.tasks import JUDGE_CANDIDATES, SEMANTIC_THRESHOLD, candidate_facts, match_document, semantic_score
 from dedup.ties import parameters_apart
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
@@ -482,6 +482,17 @@ def test_the_state_a_rows_binding_returns_settles_a_tie_between_siblings() -> No
     head = row + "at::Tensor run_lstm() { return at::addmm(fcBias, hLast, fcWeight.t()); }\n"
     match, _ = match_document(head, index)
     assert match is not None and len(match.tied) == 1
+
+
+def test_the_state_a_row_returns_places_it_on_one_sibling_below_the_threshold() -> None:
+    # Saying less (no sizes, no parameter names), the row scores below the threshold on both
+    # siblings: the state its output is named after still tells them apart.
+    index = _index({"lstm_hn": _recurrent("LSTM", "state[0]"), "lstm_cn": _recurrent("LSTM", "state[1]")})
+    row = _recurrent_row("LSTM", "OUT").replace("over num_layers layers of hidden_size (input_size in)", "")
+    assert match_document(row, index)[0] is None
+    for name, task in (("c_n", "lstm_cn"), ("h_n", "lstm_hn")):
+        match, _ = match_document(row.replace('Output("OUT")', f'Output("{name}")'), index)
+        assert _task(index, match) == task and match is not None and match.score < SEMANTIC_THRESHOLD
 
 
 def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() -> None:
