@@ -402,7 +402,9 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "hinge": ("relu",),  # max(0, 1 - y * t)
     "cosine_similarity": ("norm",),
     "grid_sample": ("interpolate",),
-    "cumprod": ("prod",),  # a running product: "the product of the elements so far"
+    "cumprod": ("prod",),
+    "argmax": ("max", "where"),
+    "argmin": ("min", "where"),  # a running product: "the product of the elements so far"
 }
 
 

@@ -249,6 +249,22 @@ extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) { Mul(ac
     assert running.score > reduction.score, "the product a cumprod takes counted as extra work"
 
 
+def test_the_select_an_argmin_keeps_its_position_with_is_no_extra_work() -> None:
+    # An argmin takes the minimum and selects where it lies (a `where`): its
+    # own steps, not work an argmin task lacks (batch 13: an argmin row had scored below the
+    # threshold on them).
+    index = _index({"argmin_over_a_dimension": CUMSUM.replace("torch.cumsum", "torch.argmin")})
+    kernel = """
+// argmin along dim: the running min, and the index kept where the row is below it
+extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) {
+  Min(best, best, row, n); pos = where(row < best, i, pos);
+}
+"""
+    facts, words = candidate_facts(kernel)
+    assert {"argmin", "min", "where"} <= facts.ops.keys()
+    assert semantic_score(index, 0, facts, words, frozenset(facts.values)).ops == 1.0
+
+
 TIED_SIBLINGS = {"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH}
 TIED_BODY = (
     "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
