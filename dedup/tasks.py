@@ -829,7 +829,7 @@ def match_document(
             tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
         elif fitting is None and best.score >= SIBLING_FLOOR:
             fitting = _sibling_apart(
-                index, [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN], code
+                index, [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN], f"{code}\n{prose}"
             )
         best, basis = fitting, "structure"  # below the threshold, or a tie: the one the structure fits
     elif best is not None and fitting is not None and best.task not in fits:
@@ -853,7 +853,7 @@ def match_document(
     if best is None and tied:
         stated = CandidateFacts()
         _op_definition(code, stated)
-        kept = settle_tie(index, [s.task for s in tied], code, stated, words)
+        kept = settle_tie(index, [s.task for s in tied], f"{code}\n{prose}", stated, words)
         tied = [s for s in tied if s.task in kept]
         best, basis = (tied[0] if len(tied) == 1 else None), "tie settled"
     if best is None and (lines := _network_by_lines(index, code, facts, words, numbers)) is not None:

@@ -46,7 +46,9 @@ def settle_tie(
     only some tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes
     3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
     switches 1 more (dev and held-out-a, README); then a constructor parameter only some tied
-    tasks take that the row names (`parameters_apart`)."""
+    tasks take that the row names (`parameters_apart`). The input shape the row writes out
+    (`states_shape`) comes last: golden renamed 292 / 3 -> 297 / 3, batches 1-14 +9 right, 1
+    wrong fewer, no control moved."""
     switches = stated_switches(code)
     tied = structurally_apart(index, tied, code, stated)
     return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
@@ -70,6 +72,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
             any(switches.get(name) == on for name, on in sig.switches.items())
             and all(switches.get(name, on) == on for name, on in sig.switches.items())
         ),
+        lambda sig: bool(sig.input_dims) and states_shape(code, sig.input_dims[0]),
     ]
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
@@ -202,6 +205,29 @@ def returned_by_binding(code: str) -> str:
     named = (_RETURNED_STATE.get(word.lower().replace("_", "")) for word in words)
     states = {state for state in named if state}
     return states.pop() if len(states) == 1 else ""
+
+
+# A shape's dimensions in order, each apart from the next by a separator of a few characters
+# (`16, 3, 256, 128`, `16 x 3 x 256 x 128`, `[16][3][256][128]`, `(16, 3,\n 256, 128)`).
+_DIM_GAP = r"(?:\s{1,40}|\s{0,40}(?:[^\w\s.]{1,3}|[xX×])\s{0,40})"
+# A dimension more, before or after: a comma, an `x` or blanks away (a bracket closes the shape).
+_DIM_NEXT = r"(?:\s{1,40}|\s{0,40}[,xX×*]\s{0,40})"
+_DIM_BEFORE = re.compile(rf"[\d.]{_DIM_NEXT}$")
+_DIM_AFTER = re.compile(rf"{_DIM_NEXT}\d")
+
+
+def states_shape(code: str, dims: list[int]) -> bool:
+    """Whether the row writes out a shape of at least three dimensions, no more and no fewer (a
+    test's input, a comment's `x: [16, 3, 256, 128]`): a kernel specialised to, or checked on, a
+    task's input."""
+    if len(dims) < 3 or str(dims[-1]) not in code:
+        return False
+    pattern = re.compile(r"(?<![\w.])" + _DIM_GAP.join(str(d) for d in dims) + r"(?![\w.])")
+    return any(
+        not _DIM_BEFORE.search(code, max(0, m.start() - 90), m.start())
+        and not _DIM_AFTER.match(code, m.end())
+        for m in pattern.finditer(code)
+    )
 
 
 def _square(shapes: list[list[int]]) -> bool:

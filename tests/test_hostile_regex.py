@@ -425,3 +425,16 @@ def test_an_operator_folder_of_many_large_files_is_read_to_a_bound() -> None:
     assert len(document) <= 2 * UNIT_SCAN_CHARS + 1
     # The files are read only up to the bound: an endless supply of them is joined in bounded time.
     assert len(_joined(itertools.repeat("x" * 1000))) == UNIT_SCAN_CHARS
+
+
+def test_a_written_out_shape_is_read_in_bounded_patterns() -> None:
+    # Runs of numbers and of blanks: each shape is tried where its first dimension is written,
+    # every gap bounded.
+    from dedup.ties import _DIM_AFTER, _DIM_BEFORE, states_shape
+
+    assert not states_shape("10 x " * (HOSTILE // 5), [10, 10, 10, 10])  # a longer shape, not this one
+    assert not states_shape("10," + " " * HOSTILE + "10, 10, 10", [10, 10, 10, 10])
+    assert states_shape("x: [10, 10,\n      10, 10]" + " 9" * (HOSTILE // 2), [10, 10, 10, 10])
+    for pattern in (_DIM_AFTER, _DIM_BEFORE):
+        assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
+        assert not re.search(r"\\s[*+]", pattern.pattern), pattern.pattern

@@ -113,6 +113,30 @@ def test_an_input_shape_the_binding_pins_breaks_a_tie_between_siblings() -> None
     assert match is not None and len(match.tied) == 1
 
 
+@pytest.mark.parametrize(
+    ("said", "task"),
+    [
+        ("// checked on x: 10 x 6 x 30 x 40 (N, C, H, W)\n", "conv_standard_2d_asymmetric_kernel"),
+        ("x = torch.rand(10, 6,\n                30, 30)\n", "conv_standard_2d_square_kernel"),
+    ],
+)
+def test_an_input_shape_the_row_writes_out_settles_a_tie_between_siblings(said: str, task: str) -> None:
+    index = _index(SIBLINGS)
+    # a binding that checks the input's rank: the siblings tie on it
+    row = 'TORCH_CHECK(x.size(0) > 0 && x.size(1) == 6 && x.dim() == 4, "NCHW");\n' + PLAIN_CONV
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    match, _ = match_document(said + row, index)
+    assert _task(index, match) == task and match is not None and match.tied == []
+    # said in the row's prose beside its code, just as well
+    match, _ = match_document(row, index, prose=said)
+    assert _task(index, match) == task and match is not None and match.tied == []
+    # a shape with a dimension more or less, or run into another number, is no shape of theirs
+    for other in ("// 10 x 6 x 30 x 405\n", "// 1.5 x 10 x 6 x 30 x 40 x 2\n"):
+        match, _ = match_document(other + row, index)
+        assert match is not None and len(match.tied) == 1, other
+
+
 def test_a_judge_is_asked_first_about_the_task_whose_structure_the_row_repeats() -> None:
     # A recurrent cell written out by hand: no word of the row shows a GRU, so semantics has no
     # reason to offer the task to a judge; the constructor its model repeats does.
