@@ -73,6 +73,7 @@ from schemas.taskops import (
     WORD_PREFIXES,
     implied_ops,
     line_keys,
+    name_ops,
     ops_of_words,
     short_forms,
     split_identifier,
@@ -176,15 +177,10 @@ def _name_key(name: str, keep_version: bool = False) -> str:
     return op_name_key(re.sub(r"(?:Tiling)?Data$|_?tiling$|(?:_impl)?_npu$|Kernel$", "", name), keep_version)
 
 
-def _name_ops(signature: TaskSignature) -> list[str]:
-    """The ops the task's name states, in its order."""
-    return list(ops_of_words(split_identifier(signature.task)))
-
-
 def required_ops(signature: TaskSignature) -> list[str]:
     """The ops a document must show to claim this task: the non-generic ops the task's name
     states, or, when its name states none (`resnet18`), those `forward` computes."""
-    named = [op for op in _name_ops(signature) if strength(op) != GENERIC]
+    named = [op for op in name_ops(signature.task) if strength(op) != GENERIC]
     if not named:
         return sorted({op for op in signature.ops if strength(op) != GENERIC})
     # A weak word of the name that `forward` does not compute names another step: the "sum" of
@@ -212,7 +208,7 @@ def scored_ops(signature: TaskSignature, required: frozenset[str]) -> frozenset[
     ops = set(signature.ops) | required
     if "attention" not in ops:
         return frozenset(ops)
-    return frozenset(ops - (implied_ops({"attention"}) - set(_name_ops(signature))))
+    return frozenset(ops - (implied_ops({"attention"}) - set(name_ops(signature.task))))
 
 
 def is_fused(required: Sequence[str]) -> bool:
@@ -222,7 +218,7 @@ def is_fused(required: Sequence[str]) -> bool:
 def name_states_ops(signature: TaskSignature) -> bool:
     """Whether the task's name states its computation (`conv2d_min_tanh`), unlike a network's
     (`regnet`, `densenet121`): only the former can be recognised from what a kernel does."""
-    return any(strength(op) != GENERIC for op in _name_ops(signature))
+    return any(strength(op) != GENERIC for op in name_ops(signature.task))
 
 
 def distinct_ops(required: frozenset[str] | set[str]) -> frozenset[str] | set[str]:

@@ -4,8 +4,9 @@ Siblings (`matmul_with_transposed_a` / `_b`, `lstm_hn` / `lstm_cn`, a square or 
 kernel) compute the same thing on other inputs or return another result. A renamed row's words
 tie them (`dedup.tasks.RUNNER_UP_MARGIN`); what its op definition and host code state may not:
 its number of tensor inputs, the matmul operands it transposes, the input or kernel it refuses
-unless square, the recurrent state its output is named after, a telling parameter of one
-constructor, and a telling word of one name.
+unless square, the recurrent state its output is named after, the input shape it writes out,
+the order it names the ops of siblings that do them in another order, a telling parameter of
+one constructor, and a telling word of one name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from schemas.taskops import NAME_STOP_WORDS, split_identifier
+from schemas.taskops import NAME_STOP_WORDS, name_ops, ops_of_words, split_identifier
 from schemas.tasks import CandidateFacts, TaskSignature
 
 if TYPE_CHECKING:
@@ -48,7 +49,9 @@ def settle_tie(
     switches 1 more (dev and held-out-a, README); then a constructor parameter only some tied
     tasks take that the row names (`parameters_apart`). The input shape the row writes out
     (`states_shape`) comes last: golden renamed 292 / 3 -> 297 / 3, batches 1-14 +9 right, 1
-    wrong fewer, no control moved."""
+    wrong fewer, no control moved. Then, for siblings whose names state the same ops in another
+    order, the order the row first names them in (`in_the_order_named`): golden 297 / 3 ->
+    299 / 3, batches 1-14 +5 right, +1 wrong."""
     switches = stated_switches(code)
     tied = structurally_apart(index, tied, code, stated)
     return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
@@ -62,6 +65,10 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     square = square_only(code)
     state = _returned_state(stated.outputs) or returned_by_binding(code)
     switches = stated_switches(code)
+    # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
+    orders = {tuple(name_ops(index.signatures[t].task)) for t in tied}
+    permuted = len(orders) > 1 and len({frozenset(order) for order in orders}) == 1
+    named = ops_in_order(code) if permuted else {}
     agreements: list[Callable[[TaskSignature], bool]] = [
         lambda sig: inputs > 0 and len(sig.input_shapes) == inputs,
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
@@ -73,6 +80,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
             and all(switches.get(name, on) == on for name, on in sig.switches.items())
         ),
         lambda sig: bool(sig.input_dims) and states_shape(code, sig.input_dims[0]),
+        lambda sig: permuted and in_the_order_named(name_ops(sig.task), named),
     ]
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
@@ -228,6 +236,26 @@ def states_shape(code: str, dims: list[int]) -> bool:
         and not _DIM_AFTER.match(code, m.end())
         for m in pattern.finditer(code)
     )
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+
+
+def ops_in_order(code: str) -> dict[str, int]:
+    """Each op the row names (`ops_of_words` of its identifiers and words), at the place it first
+    names it."""
+    first: dict[str, int] = {}
+    for word in _WORD.finditer(code):
+        for op in ops_of_words(split_identifier(word.group(0))):
+            first.setdefault(op, word.start())
+    return first
+
+
+def in_the_order_named(ops: list[str], named: dict[str, int]) -> bool:
+    """Whether the row first names the ops of `ops` it names in their order in `ops` (a task's
+    forward: `conv2d_hard_swish_relu` / `conv2d_relu_hard_swish`)."""
+    seen = [named[op] for op in dict.fromkeys(ops) if op in named]
+    return len(seen) >= 2 and seen == sorted(seen)
 
 
 def _square(shapes: list[list[int]]) -> bool:

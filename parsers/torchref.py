@@ -22,8 +22,8 @@ from schemas.nesting import parse_python
 from schemas.taskops import (
     model_lines,
     module_constructors,
+    name_ops,
     ops_of_words,
-    split_identifier,
     text_words,
     torch_ops,
 )
@@ -304,14 +304,10 @@ def _comment_words(text: str) -> list[str]:
     return [w for comment in _COMMENT.findall(text) for w in text_words(comment)]
 
 
-def _name_ops(task: str) -> list[str]:
-    return list(ops_of_words(split_identifier(task)))
-
-
 def signature_from_text(task: str, text: str) -> TaskSignature:
     """A task stated in words: the ops its name and text name, in the order they appear."""
     words = text_words(text)
-    ops = list(dict.fromkeys([*_name_ops(task), *ops_of_words(words)]))
+    ops = list(dict.fromkeys([*name_ops(task), *ops_of_words(words)]))
     return TaskSignature(task=task, ops=ops, words=sorted(set(words)), source="text")
 
 
@@ -353,7 +349,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
     env = _module_env(tree)  # the module's constants, for the input and weight shapes
     return TaskSignature(
         task=task,
-        ops=[*_name_ops(task), *visitor.ops],
+        ops=[*name_ops(task), *visitor.ops],
         forward_ops=list(visitor.ops),
         calls=visitor.calls,
         reductions=visitor.reductions,

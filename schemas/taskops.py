@@ -480,6 +480,11 @@ def text_words(text: str) -> list[str]:
     return [w for ident in _IDENT.findall(text) for w in _split_cached(ident)]
 
 
+def name_ops(task: str) -> list[str]:
+    """The ops a task's name states, in its order (`conv2d_relu_hard_swish`: conv, relu, hardswish)."""
+    return list(ops_of_words(split_identifier(task)))
+
+
 def ops_of_words(words: list[str]) -> dict[str, str]:
     """Canonical op -> the first word (or joined words) that showed it. The longest chunk wins
     and consumes its words: "max pooling" is a max_pool, not also a max."""

@@ -332,14 +332,14 @@ def test_the_judge_chooses_among_tied_tasks(tmp_path) -> None:
     items, index = _judged_index(TIED_SIBLINGS)
     units = [_unit("conv.cpp", _conv_kernel(TIED_BODY))]
     with OpenAIServer() as server:
-        server.script = _says_yes_to("x * 3.5")  # the reference of conv2d_scale_hardtanh
+        server.script = _says_yes_to("x * 3.5")  # the reference of conv2d_hardtanh_scale_shifted
         matches = match_units(units, index)
         assert len(matches) == 1 and matches[0].tied, "the tie was not flagged with its tasks"
         assert task_counts(matches)["task_matches_tied"] == 1
         judge_matches(matches, units, items, JudgeSettings(server.url, "judge", tmp_path / "j.sqlite"))
     match = matches[0]
     assert (items[match.item].task_name, match.layer, match.judge) == (
-        "conv2d_scale_hardtanh",
+        "conv2d_hardtanh_scale_shifted",
         "judge",
         "yes",
     )

@@ -265,7 +265,9 @@ extern "C" __global__ __aicore__ void scan_kernel(GM_ADDR x, GM_ADDR y) {
     assert semantic_score(index, 0, facts, words, frozenset(facts.values)).ops == 1.0
 
 
-TIED_SIBLINGS = {"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_scale_hardtanh": SCALE_HARDTANH}
+# Siblings whose names state the same ops in the same order (`dedup.ties.in_the_order_named`
+# tells apart those that state them in another): a renamed row's words tie them.
+TIED_SIBLINGS = {"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_shifted": SCALE_HARDTANH}
 TIED_BODY = (
     "  Maxs(y, acc, lo, n); Mins(y, y, hi, n); Muls(y, y, s, n);  // hardtanh and scale of the conv2d"
     "\n  // in_channels, out_channels, kernel_size"
@@ -294,7 +296,7 @@ def test_leakage_names_every_tied_task(tmp_path, monkeypatch, capsys) -> None:
     status, out, _ = run_cli(monkeypatch, capsys, "audit", train, bench.parent, "--report-dir", reports)
     assert status == 1 and "1 one of tied tasks" in out
     markdown = (reports / "leakage.md").read_text()
-    assert "one of `conv2d_hardtanh_scale`, `conv2d_scale_hardtanh`" in markdown
+    assert "one of `conv2d_hardtanh_scale`, `conv2d_hardtanh_scale_shifted`" in markdown
     record = json.loads((reports / "leakage.json").read_text())["task_matches"][0]
     assert {record["task_name"], *record["tied_tasks"]} == set(TIED_SIBLINGS)
 
@@ -866,3 +868,26 @@ extern "C" __global__ __aicore__ void attend(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM
     written, masked = (semantic_score(index, t, facts, words, frozenset(facts.values)) for t in (0, 1))
     assert masked.score > written.score, "the written-out sibling won on the steps every attention takes"
     assert "matmul" not in index.scored_ops[0] and "softmax" not in index.scored_ops[0]
+
+
+def test_the_order_a_row_names_its_ops_in_settles_a_tie_between_siblings_of_those_ops() -> None:
+    # `conv2d_relu_hard_swish` and `conv2d_hard_swish_relu` do the same ops in another order: the
+    # row's words tie them, the order it first names them in tells them apart.
+    relu_first = _reference("        x = torch.relu(x)\n        x = F.hardswish(x)")
+    index = _index(
+        {
+            "conv2d_relu_hard_swish": relu_first,
+            "conv2d_hard_swish_relu": _reference("        x = F.hardswish(x)\n        x = torch.relu(x)"),
+        }
+    )
+    sizes = "\n  // in_channels 6, out_channels 12, kernel_size 3"
+    for body, task in (
+        ("  Relu(acc, acc, n);\n  HardSwish(acc, acc, n);", "conv2d_relu_hard_swish"),
+        ("  HardSwish(acc, acc, n);\n  Relu(acc, acc, n);", "conv2d_hard_swish_relu"),
+    ):
+        match, _ = match_document(_conv_kernel(body + sizes), index)
+        assert _task(index, match) == task and match is not None and match.tied == []
+    # Siblings of other ops are not told apart by the order their shared ops are named in.
+    index = _index({"conv2d_relu_hard_swish": relu_first, "conv2d_relu_hard_swish_b": relu_first})
+    match, _ = match_document(_conv_kernel("  Relu(acc, acc, n);\n  HardSwish(acc, acc, n);" + sizes), index)
+    assert match is not None and len(match.tied) == 1

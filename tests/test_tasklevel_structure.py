@@ -423,8 +423,10 @@ def test_the_sibling_sharing_more_of_the_rows_structure_fits() -> None:
 
 def test_a_row_that_refuses_a_non_square_kernel_settles_a_tie_between_siblings() -> None:
     # Two siblings the row's words tie; one is run with a square kernel, the other a 3 x 5 one.
-    wide = TIED_SIBLINGS["conv2d_scale_hardtanh"].replace("return [6, 12, 3]", "return [6, 12, (3, 5)]")
-    index = _index({**TIED_SIBLINGS, "conv2d_scale_hardtanh": wide})
+    wide = TIED_SIBLINGS["conv2d_hardtanh_scale_shifted"].replace(
+        "return [6, 12, 3]", "return [6, 12, (3, 5)]"
+    )
+    index = _index({**TIED_SIBLINGS, "conv2d_hardtanh_scale_shifted": wide})
     row = _conv_kernel(TIED_BODY)
     match, _ = match_document(row, index)
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
