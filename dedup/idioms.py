@@ -25,6 +25,9 @@ _EXP = r"(?:std::|AscendC::)?exp\w*\s*\("
 # tried at every character of a long identifier, each try running to its end: a hostile row of
 # one 100 KB word took 75 s per pattern.
 _VAR = r"\b(\w{1,64})"
+# An operand an activation may clamp at zero: not a variance (`var`, `batchVariance`), which a norm
+# clamps against rounding (`if (var < 0.0f) var = 0.0f;` is no relu).
+_ACTIVATED = r"\b(?!\w{0,56}(?:[vV]ar|[vV]ariance)\b)(\w{1,64})"
 _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 # AscendC vector calls: a call's opening (template arguments allowed), and the way from one call of
 # a chain to the next: at most two statements between (a barrier, a Duplicate of a constant), and
@@ -82,9 +85,13 @@ def _idiom(op: str, screen: str, pattern: str, incidental: bool = False, lead: s
 
 IDIOMS: tuple[Idiom, ...] = (
     # v = max(v, 0): as a branch, a conditional, a max call, or AscendC's Maxs with a zero scalar
-    _idiom("relu", "0.", rf"if\s*\(\s*{_VAR}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
-    _idiom("relu", "?", rf"{_VAR}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True, lead=r">=?\s*0\."),
-    _idiom("relu", "?", rf"{_VAR}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r"<=?\s*0\."),
+    _idiom("relu", "0.", rf"if\s*\(\s*{_ACTIVATED}\s*<=?\s*{_ZERO}\s*\)\s*\{{?\s*\1\s*=\s*{_ZERO}\s*;", True),
+    _idiom(
+        "relu", "?", rf"{_ACTIVATED}\s*>=?\s*{_ZERO}\s*\)?\s*\?\s*\1\s*:\s*{_ZERO}", True, lead=r">=?\s*0\."
+    ),
+    _idiom(
+        "relu", "?", rf"{_ACTIVATED}\s*<=?\s*{_ZERO}\s*\)?\s*\?\s*{_ZERO}\s*:\s*\1\b", True, lead=r"<=?\s*0\."
+    ),
     _idiom(
         "relu",
         "max",

@@ -209,6 +209,14 @@ def test_a_running_maximum_is_a_max_not_a_relu() -> None:
     assert _ops("best = fmaxf(best, 0.0f);") == {"relu": True}
 
 
+def test_a_variance_clamped_at_zero_is_no_relu() -> None:
+    # A norm guards its variance against rounding below zero; a batch-norm row had been placed on
+    # conv2d_relu_bias_add for it (batch 10).
+    for code in ("if (var < 0.0f) { var = 0.0f; }", "v = batchVariance < 0.0f ? 0.0f : batchVariance;"):
+        assert "relu" not in _ops(code), code
+    assert _ops("if (varied < 0.0f) { varied = 0.0f; }") == {"relu": True}
+
+
 @pytest.mark.parametrize(
     "code",
     [
@@ -289,11 +297,10 @@ def test_a_handwritten_relu_completes_a_fused_task() -> None:
 
 
 def test_an_incidental_shape_alone_never_claims_a_single_op_task() -> None:
-    # A norm's variance guard is a zero clamp: it must not make the row a solution of `relu`.
+    # A norm's guard of its second moment is a zero clamp: it must not make the row a solution of
+    # `relu` (named `var`, it is not read as a relu at all: test_a_variance_clamped_at_zero_is_no_relu).
     index = _index({"relu": RELU})
-    norm = (
-        "__aicore__ void Stats() { float var = ex2 - mean * mean; if (var < 0.0f) var = 0.0f; y = x * rstd; }"
-    )
+    norm = "__aicore__ void Stats() { float d = ex2 - mean * mean; if (d < 0.0f) d = 0.0f; y = x * rstd; }"
     assert match_document(norm, index)[0] is None
     facts, _ = candidate_facts(norm)
     assert facts.incidental == ["relu", "avg_pool"]  # and its mean is no average pool of its own
