@@ -86,3 +86,18 @@ def extract_blocks(text: str, mode: str = "auto") -> list[str]:
         if not found:
             found = [(0, text)]
     return [body for _, body in sorted(found, key=lambda b: b[0]) if body.strip()]
+
+
+# What marks a block off in its field: a fence line, an opening or closing tag.
+_MARKER = re.compile(
+    r"^[ \t]{0,3}(?:`{3,}|~{3,})[^\n`]{0,200}$|</?(?:" + "|".join(TAGS) + r")(?:\s[^<>]{0,200})?>",
+    re.MULTILINE,
+)
+
+
+def prose_around(text: str, blocks: list[str]) -> str:
+    """`text` without `blocks` (as `extract_blocks` took them from it) and their fences or tags:
+    a reply's analysis and notes, blanks collapsed."""
+    for block in blocks:
+        text = text.replace(block, " ", 1)
+    return " ".join(_MARKER.sub(" ", text).split())

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curate.code_blocks import extract_blocks
+from curate.code_blocks import extract_blocks, prose_around
 from curate.errors import UserError
 from curate.workspace import Workspace
 from dedup.config import SHARD_ROWS
@@ -442,12 +442,15 @@ def table_units(
         key = row_id if row_id not in seen else f"{row_id}#{index}"
         seen.add(key)
         op_name = _text(row.get("op_name"))
+        codes = _codes(row.get(code_column), code_from)
         text = row_prose(row, code_column)
+        if code_from is not None:  # a reply's own words around its blocks state its task too
+            text = "\n".join(t for t in (text, _beside(_text(row.get(code_column)), codes)) if t)
         doc = OperatorDoc(path=key, kind=ROW_TEXT_KIND, language=_language(text), raw=text) if text else None
         if code_from is None:
-            units.append(_unit(name, key, _text(row.get(code_column)), op_name, doc=doc))
+            units.append(_unit(name, key, codes[0], op_name, doc=doc))
             continue
-        for block, code in enumerate(_codes(row.get(code_column), code_from)):
+        for block, code in enumerate(codes):
             units.append(_unit(name, block_path(key, block), code, op_name, doc=doc))
     return units
 
@@ -469,6 +472,13 @@ def row_prose(row: dict[str, Any], code_column: str) -> str:
         return parts[0][:PROSE_CHARS] if parts[0].strip() else ""
     texts = (_text(p) for p in parts)
     return "\n".join(t for t in texts if t.strip())[:PROSE_CHARS]
+
+
+def _beside(text: str, blocks: list[str]) -> str:
+    """The words of `text` around the code blocks extracted from it (a reply's analysis and
+    notes), cut at PROSE_CHARS; "" when it holds no word."""
+    words = prose_around(text, blocks)[:PROSE_CHARS]
+    return words if any(c.isalpha() for c in words) else ""
 
 
 def _language(text: str) -> str:

@@ -438,3 +438,11 @@ def test_a_written_out_shape_is_read_in_bounded_patterns() -> None:
     for pattern in (_DIM_AFTER, _DIM_BEFORE):
         assert not _UNBOUNDED_CLASS.search(pattern.pattern) and r"\w*" not in pattern.pattern
         assert not re.search(r"\\s[*+]", pattern.pattern), pattern.pattern
+
+
+def test_the_words_around_a_replys_code_are_read_in_bounded_patterns() -> None:
+    from curate.code_blocks import _MARKER, prose_around
+
+    text = "<code " * (HOSTILE // 6) + "\n```cpp\nk();\n```\nthe note"
+    assert prose_around(text, ["k();\n"]).endswith("the note")
+    assert not _UNBOUNDED_CLASS.search(_MARKER.pattern) and r"\w*" not in _MARKER.pattern

@@ -172,6 +172,21 @@ def test_an_audited_table_carries_each_rows_instruction(tmp_path) -> None:
     )
 
 
+def test_a_replys_own_words_around_its_code_travel_beside_it(tmp_path) -> None:
+    # A model reply in one column: its analysis and note state the task as an instruction would.
+    table = tmp_path / "rows.jsonl"
+    reply = (
+        "Fuse a conv2d with two tanh, batch 10.\n```cpp\n__global__ __aicore__ void k() {}\n```\nNote: fp32."
+    )
+    table.write_text(json.dumps({"prompt": "Write the kernel.", "output": reply}) + "\n")
+    [(unit,)] = iter_corpus(str(table), code_column="output", code_from="fenced")
+    assert unit_prose(unit) == "Write the kernel.\nFuse a conv2d with two tanh, batch 10. Note: fp32."
+    assert "Fuse" not in unit.code
+    # read whole (no --code-from), the column is the code and no prose of its own
+    [(unit,)] = iter_corpus(str(table), code_column="output")
+    assert unit_prose(unit) == "Write the kernel."
+
+
 def test_match_units_reads_a_rows_instruction_as_the_audit_does() -> None:
     short = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\n")
     long = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\ndepth = 77\nwidth = 555\n")
