@@ -11,6 +11,7 @@ import pytest
 import dedup.tasks
 from curate.tasklevel import task_index_for
 from dedup.tasks import (
+    SEMANTIC_THRESHOLD,
     UNIT_SCAN_CHARS,
     candidate_facts,
     match_document,
@@ -891,3 +892,26 @@ def test_the_order_a_row_names_its_ops_in_settles_a_tie_between_siblings_of_thos
     index = _index({"conv2d_relu_hard_swish": relu_first, "conv2d_relu_hard_swish_b": relu_first})
     match, _ = match_document(_conv_kernel("  Relu(acc, acc, n);\n  HardSwish(acc, acc, n);" + sizes), index)
     assert match is not None and len(match.tied) == 1
+
+
+def _upsample(mode: str) -> str:
+    return f"""import torch
+import torch.nn.functional as F
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=2, mode="{mode}")
+def get_inputs():
+    return [torch.rand(8, 3, 64, 64)]
+"""
+
+
+def test_a_row_whose_words_clearly_choose_one_of_a_family_is_placed_below_the_threshold() -> None:
+    index = _index(
+        {"nearest_neighbor_upsample": _upsample("nearest"), "bilinear_upsample": _upsample("bilinear")}
+    )
+    kernel = '\\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) { DataCopy(a, b, n); }\\n'
+    match, _ = match_document("// interpolate x2, nearest neighbor" + kernel, index)
+    assert _task(index, match) == "nearest_neighbor_upsample" and match is not None
+    assert match.score < SEMANTIC_THRESHOLD and match.tied == []
+    # words that do not choose between the siblings place neither
+    assert match_document("// interpolate x2" + kernel, index)[0] is None
