@@ -826,12 +826,9 @@ def match_document(
     if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
         if best.score >= max(threshold, TIE_FLOOR) and fitting is None:
             tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
-        elif fitting is None and best.score >= SIBLING_FLOOR:
-            near = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
-            fitting = _sibling_apart(index, near, f"{code}\n{prose}") or _clear_of_its_siblings(
-                index, best, candidates
-            )
         best, basis = fitting, "structure"  # below the threshold, or a tie: the one the structure fits
+        if fitting is None and not tied and candidates and max(s.score for s in candidates) >= SIBLING_FLOOR:
+            best, basis = _one_sibling(index, candidates, f"{code}\n{prose}")
     elif best is not None and fitting is not None and best.task not in fits:
         best, basis = fitting, "structure"  # the words chose a task whose structure the row does not repeat
     # A constructor only one task has outweighs words: it places the row where semantics did
@@ -914,9 +911,11 @@ BASES = {
     "constructor": "a constructor only this task has",
     "tie settled": "the tied task that agrees with what the row states",
     "tie": "one of tasks its words tie",
+    "sibling lead": "the sibling its words choose, clear of the others of its family",
     "network numbers": "the one network whose numbers the row states",
     "network lines": "the one network whose model-building lines the row repeats",
     "forward chain": "the one network whose forward the row's torch calls repeat, step by step",
+    "stated network": "the network the row names (its prose or comments: VGG-19, DenseNet-121)",
     "one explanation": "the one task that explains its hand-written op",
     "form": "the one task the form of its kernel names (a reduction it performs, and nothing else)",
 }
@@ -1110,6 +1109,20 @@ def _sole_form(candidates: list[SemanticScore], formed: set[int]) -> SemanticSco
     return (
         None if any(s is not sole and sole.score - s.score < RUNNER_UP_MARGIN for s in candidates) else sole
     )
+
+
+def _one_sibling(
+    index: TaskIndex, candidates: list[SemanticScore], text: str
+) -> tuple[SemanticScore | None, str]:
+    """Below the threshold: the one of tied siblings the row's structure agrees with, or the
+    sibling its words chose clearly; (None, "score") otherwise."""
+    best = max(candidates, key=lambda s: (s.score, -s.task))
+    near = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
+    if (apart := _sibling_apart(index, near, text)) is not None:
+        return apart, "tie settled"
+    if (clear := _clear_of_its_siblings(index, best, candidates)) is not None:
+        return clear, "sibling lead"
+    return None, "score"
 
 
 def _clear_of_its_siblings(

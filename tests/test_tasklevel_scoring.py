@@ -912,6 +912,6 @@ def test_a_row_whose_words_clearly_choose_one_of_a_family_is_placed_below_the_th
     kernel = '\\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) { DataCopy(a, b, n); }\\n'
     match, _ = match_document("// interpolate x2, nearest neighbor" + kernel, index)
     assert _task(index, match) == "nearest_neighbor_upsample" and match is not None
-    assert match.score < SEMANTIC_THRESHOLD and match.tied == []
+    assert match.score < SEMANTIC_THRESHOLD and match.tied == [] and match.basis == "sibling lead"
     # words that do not choose between the siblings place neither
     assert match_document("// interpolate x2" + kernel, index)[0] is None

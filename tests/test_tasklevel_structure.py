@@ -519,6 +519,7 @@ def test_the_state_a_row_returns_places_it_on_one_sibling_below_the_threshold() 
     for name, task in (("c_n", "lstm_cn"), ("h_n", "lstm_hn")):
         match, _ = match_document(row.replace('Output("OUT")', f'Output("{name}")'), index)
         assert _task(index, match) == task and match is not None and match.score < SEMANTIC_THRESHOLD
+        assert match.basis == "tie settled"
 
 
 def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() -> None:
