@@ -47,11 +47,11 @@ def settle_tie(
     only some tied names have (`named_apart`). Dev, renamed: 8 more right (inputs 2, transposes
     3, a square kernel 1, states 2), none wrong; the square checks also narrow 3 conv ties; the
     switches 1 more (dev and held-out-a, README); then a constructor parameter only some tied
-    tasks take that the row names (`parameters_apart`). The input shape the row writes out
-    (`states_shape`) comes last: golden renamed 292 / 3 -> 297 / 3, batches 1-14 +9 right, 1
-    wrong fewer, no control moved. Then, for siblings whose names state the same ops in another
-    order, the order the row first names them in (`in_the_order_named`): golden 297 / 3 ->
-    299 / 3, batches 1-14 +5 right, +1 wrong."""
+    tasks take that the row names (`parameters_apart`). Session 15 added two facts after the
+    switches: the input shape the row writes out (`states_shape`; golden renamed 292 / 3 ->
+    297 / 3, batches 1-14 +9 right, 1 wrong fewer, no control moved) and, for siblings whose
+    names state the same ops in another order, the order the row first names them in
+    (`in_the_order_named`; golden 297 / 3 -> 299 / 3, batches 1-14 +5 right, +1 wrong)."""
     switches = stated_switches(code)
     tied = structurally_apart(index, tied, code, stated)
     return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))

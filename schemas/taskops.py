@@ -402,9 +402,10 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "hinge": ("relu",),  # max(0, 1 - y * t)
     "cosine_similarity": ("norm",),
     "grid_sample": ("interpolate",),
-    "cumprod": ("prod",),
+    "cumprod": ("prod",),  # a running product: "the product of the elements so far"
+    # the extreme, and the select (`where`) that keeps its position
     "argmax": ("max", "where"),
-    "argmin": ("min", "where"),  # a running product: "the product of the elements so far"
+    "argmin": ("min", "where"),
 }
 
 

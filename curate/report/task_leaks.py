@@ -191,8 +191,8 @@ def task_markdown(records: Sequence[dict[str, Any]], counts: dict[str, int]) -> 
         " score alone did not: the structure it repeats, a constructor only that task has, a tie"
         " settled by what it states, the numbers of one network, the lines of one network's"
         " reference it repeats, the forward one network's torch calls repeat, the network it names,"
-        " the one task its"
-        " hand-written op is, the one task the form of its kernel names)" + _judge_sentence(counts)
+        " the one task its hand-written op is, the one task the form of its kernel names)"
+        + _judge_sentence(counts)
     )
     if not records:
         out += ["", "None."]
