@@ -405,6 +405,13 @@ def _stated_facts(code: str, facts: CandidateFacts) -> None:
     facts.apis = [c for c in dict.fromkeys(a or b for a, b in _API.findall(code)) if c in compute][:40]
 
 
+def _stated_definition(code: str) -> CandidateFacts:
+    """The facts of the op definition alone (`_op_definition`), for settling a tie."""
+    stated = CandidateFacts()
+    _op_definition(code, stated)
+    return stated
+
+
 def _op_definition(code: str, facts: CandidateFacts) -> None:
     """The op definition's inputs, outputs and attributes (its host code's `this->Input("x")`, a
     submission's JSON `input_desc`)."""
@@ -512,6 +519,9 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         index.required.append(required)
         index.named.append(name_states_ops(sig))
         index.scored_ops.append(scored_ops(sig, required))
+        together = _run_together(sig.task)
+        if not index.named[t] and len(sig.model_lines) >= NETWORK_MIN_LINES and len(together) >= 5:
+            index.stated_networks[together] = t
         index.groups.setdefault(required, []).append(t)
         key = op_name_key(sig.task)
         if len(key) >= 2:
@@ -538,10 +548,6 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.weak_forms.setdefault(form[0], {}).setdefault(form[1], []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
     _index_network_lines(index)
-    for t, sig in enumerate(signatures):
-        key = _run_together(sig.task)
-        if not index.named[t] and len(sig.model_lines) >= NETWORK_MIN_LINES and len(key) >= 5:
-            index.stated_networks[key] = t
     index.arithmetic_words = _arithmetic_words(index)
     for t, required in enumerate(index.required):
         if required and index.named[t] and not semantically_claimable(required):
@@ -826,9 +832,10 @@ def match_document(
     if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
         if best.score >= max(threshold, TIE_FLOOR) and fitting is None:
             tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
-        best, basis = fitting, "structure"  # below the threshold, or a tie: the one the structure fits
-        if fitting is None and not tied and candidates and max(s.score for s in candidates) >= SIBLING_FLOOR:
-            best, basis = _one_sibling(index, candidates, f"{code}\n{prose}")
+        placed: tuple[SemanticScore | None, str] = (fitting, "structure")  # the one the structure fits
+        if fitting is None and not tied and best.score >= SIBLING_FLOOR:
+            placed = _one_sibling(index, best, candidates, f"{code}\n{prose}")
+        best, basis = placed  # below the threshold, or a tie
     elif best is not None and fitting is not None and best.task not in fits:
         best, basis = fitting, "structure"  # the words chose a task whose structure the row does not repeat
     # A constructor only one task has outweighs words: it places the row where semantics did
@@ -848,9 +855,7 @@ def match_document(
     if chained is not None and (best is None or best.task != chained.task):
         best, basis, tied = chained, "forward chain", []  # its own forward, call by call
     if best is None and tied:
-        stated = CandidateFacts()
-        _op_definition(code, stated)
-        kept = settle_tie(index, [s.task for s in tied], f"{code}\n{prose}", stated, words)
+        kept = settle_tie(index, [s.task for s in tied], f"{code}\n{prose}", _stated_definition(code), words)
         tied = [s for s in tied if s.task in kept]
         best, basis = (tied[0] if len(tied) == 1 else None), "tie settled"
     if best is None and (lines := _network_by_lines(index, code, facts, words, numbers)) is not None:
@@ -1112,11 +1117,10 @@ def _sole_form(candidates: list[SemanticScore], formed: set[int]) -> SemanticSco
 
 
 def _one_sibling(
-    index: TaskIndex, candidates: list[SemanticScore], text: str
+    index: TaskIndex, best: SemanticScore, candidates: list[SemanticScore], text: str
 ) -> tuple[SemanticScore | None, str]:
     """Below the threshold: the one of tied siblings the row's structure agrees with, or the
-    sibling its words chose clearly; (None, "score") otherwise."""
-    best = max(candidates, key=lambda s: (s.score, -s.task))
+    sibling its words chose clearly (`best`, the best candidate); (None, "score") otherwise."""
     near = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
     if (apart := _sibling_apart(index, near, text)) is not None:
         return apart, "tie settled"
@@ -1130,29 +1134,29 @@ def _clear_of_its_siblings(
 ) -> SemanticScore | None:
     """`best`, when the next candidate is a sibling (the same strong ops required: the upsamples'
     `interpolate`) that it leads by SIBLING_LEAD: the row's words chose one of a family clearly."""
-    required = index.required[best.task]
     second = max((s for s in candidates if s is not best), key=lambda s: s.score, default=None)
-    if second is None or not required or any(strength(op) != STRONG for op in required):
+    if second is None or not _strong_siblings(index, [best, second]):
         return None
-    return (
-        best
-        if index.required[second.task] == required and best.score - second.score >= SIBLING_LEAD
-        else None
-    )
+    return best if best.score - second.score >= SIBLING_LEAD else None
 
 
 def _sibling_apart(index: TaskIndex, near: list[SemanticScore], code: str) -> SemanticScore | None:
     """Of candidates that tie (`near`) and require the same strong ops, the one task whose
     structure the row states (`dedup.ties.structurally_apart`), or None."""
-    required = index.required[near[0].task]
-    if len(near) < 2 or not required or any(strength(op) != STRONG for op in required):
+    if len(near) < 2 or not _strong_siblings(index, near):
         return None
-    if any(index.required[s.task] != required for s in near):
-        return None
-    stated = CandidateFacts()
-    _op_definition(code, stated)
-    kept = structurally_apart(index, [s.task for s in near], code, stated)
+    kept = structurally_apart(index, [s.task for s in near], code, _stated_definition(code))
     return next(s for s in near if s.task in kept) if len(kept) == 1 else None
+
+
+def _strong_siblings(index: TaskIndex, scored: list[SemanticScore]) -> bool:
+    """Whether the tasks require the same ops, strong ones only (siblings of one computation)."""
+    required = index.required[scored[0].task]
+    return (
+        bool(required)
+        and all(strength(op) == STRONG for op in required)
+        and all(index.required[s.task] == required for s in scored)
+    )
 
 
 def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMatch]) -> TaskMatch:
