@@ -54,6 +54,11 @@ _EXP_LESS_MAX = (
     rf"|\bDuplicate{_CALL}[^;]{{0,400}}?{_MAX_WORD}[^;]{{0,128}};{_STEPS}Sub{_CALL}[^;]{{0,400}};{_STEPS}Exp{_CALL}"
 )
 _LOG_AFTER_ADD = rf"Log{_CALL}"
+# The constants of a hard sigmoid, as literals or as named constants (`c3`, `kSix`, `inv6`)
+_THREE = r"(?:3(?:\.0*)?[fF]?|\w{0,12}(?:3|[tT]hree|THREE)\w{0,12})"
+_SIX = r"(?:6(?:\.0*)?[fF]?|\w{0,12}(?:6|[sS]ix|SIX)\w{0,12})"
+_SIXTH = r"[^,;]{0,40}?(?:1(?:\.0*)?[fF]?\s*/\s*6|0\.1666|[sS]ixth|SIXTH|[iI]nv_?(?:6|[sS]ix))[^,;]{0,40}"
+_HALF = r"(?:0\.50*[fF]?|\w{0,12}(?:[hH]alf|HALF)\w{0,12})"
 # a variable that holds a position: `idx`, `bestIndex`, `argPos`
 _INDEX_NAME = r"\b\w{0,32}?(?:[iI]dx|[iI]ndex|[pP]os|[aA]rg)\w{0,32}"
 
@@ -183,6 +188,27 @@ IDIOMS: tuple[Idiom, ...] = (
         rf"(?s){_VAR}\s*=\s*\(?\s*{_VAR}\s*\+\s*3\.0*[fF]?\b(?=.{{0,240}}?\b6\.0*[fF]?\b).{{0,240}}?"
         r"\b\2\s*\*\s*\(?\s*\1\b",
         lead=r"\+\s*3\.0*[fF]?\b",
+    ),
+    # relu6(v + 3) / 6, or v / 6 + 0.5 clamped to [0, 1]: a hard sigmoid, in AscendC's calls (an
+    # Adds of 3, Maxs, then a Mins of 6; a Muls of a sixth, an Adds of a half, Maxs, then a Mins of
+    # 1) or as a formula; its constants may be named (`c3`, `kSix`, `ONE_SIXTH`). A hard swish takes
+    # its input times it: `schemas.taskops.IMPLEMENTED_WITH`.
+    _idiom(
+        "hardsigmoid",
+        "Mins",
+        rf"\bAdds{_CALL}[^;]{{0,400}}?,\s*{_THREE}\s*\)?\s*,[^;]{{0,128}};{_STEPS}Maxs{_CALL}[^;]{{0,400}};"
+        rf"{_STEPS}Mins{_CALL}[^;]{{0,400}}?,\s*{_SIX}\s*\)?\s*,"
+        rf"|\bMuls{_CALL}[^;]{{0,400}}?,\s*{_SIXTH}\s*,[^;]{{0,128}};{_STEPS}Adds{_CALL}[^;]{{0,400}}?,\s*{_HALF}"
+        rf"\s*\)?\s*,[^;]{{0,128}};{_STEPS}Maxs{_CALL}[^;]{{0,400}};{_STEPS}Mins{_CALL}[^;]{{0,400}}?,\s*{_ONE}\s*\)?\s*,",
+        lead=rf"\bMins{_CALL}",
+    ),
+    _idiom(
+        "hardsigmoid",
+        "6",
+        r"(?<![*\w]\s)(?<![*\w])\b(?:clamp|relu6)\s*\(\s*\w{1,64}\s*\+\s*3(?:\.0*)?[fF]?\s*(?:,\s*0(?:\.0*)?[fF]?\s*,"
+        r"\s*6(?:\.0*)?[fF]?\s*)?\)\s*/\s*6\b|\bclamp\s*\(\s*\w{1,64}\s*/\s*6(?:\.0*)?[fF]?\s*\+\s*(?:0\.5|1\s*/\s*2)"
+        r"\s*,\s*0(?:\.0*)?[fF]?\s*,\s*1(?:\.0*)?[fF]?\s*\)",
+        lead=r"\b(?:clamp|relu6)\s*\(",
     ),
     # exp(v - max), a scalar's or AscendC's (an Adds of -max, or a Sub of a Duplicate of the max, then
     # Exp), in a row that takes no logarithm (a log-sum-exp, a log-softmax): a softmax (incidental:

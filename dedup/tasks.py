@@ -812,6 +812,8 @@ def match_document(
     if heavy := {op for op in facts.ops if op in _HEAVIER}:
         doubtful = set(facts.inferred) | set(facts.incidental)
         candidates = [s for s in candidates if not _a_step_of_heavier_work(index, s.task, heavy, doubtful)]
+    if layers := {op for op in facts.ops if op in _NETWORK_LAYERS} - _not_extra_work(facts):
+        candidates = [s for s in candidates if not _a_layer_of_a_network(index, s.task, layers)]
     if "Reduce" in code and REDUCE_CALL.search(code):  # an elementwise task reduces nothing
         candidates = [s for s in candidates if not _elementwise(index, s.task)]
     classifier = "classes" in code and _CLASSIFIER.search(code) is not None
@@ -1248,6 +1250,8 @@ def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
         return True
     if index.weak_forms and may_show_a_form(code):
         return True
+    if "Maxs" in code and "Mins" in code:  # a clamp in AscendC's calls: a hard sigmoid or tanh (dedup.idioms)
+        return True
     if index.arithmetic_words is not None and index.arithmetic_words.search(squashed) and arithmetic_op(code):
         return True
     names = [n for mark, pattern in _NAME_PATTERNS if mark in code for n in pattern.findall(code)]
@@ -1363,6 +1367,18 @@ def _a_step_of_heavier_work(index: TaskIndex, t: int, heavy: set[str], doubtful:
     carried out with (a convolution its binding runs with `at::conv2d`): its kernel is one step
     of a block or a network, not a solution of the single op."""
     return not is_fused(sorted(index.required[t])) and _does_more_than(index, t, heavy, doubtful)
+
+
+_NETWORK_LAYERS = frozenset({"batch_norm", "max_pool"})
+
+
+def _a_layer_of_a_network(index: TaskIndex, t: int, layers: set[str]) -> bool:
+    task_ops = set(index.signatures[t].ops) | index.required[t]
+    return (
+        index.named[t]
+        and is_fused(sorted(index.required[t]))
+        and bool(layers - task_ops - implied_ops(task_ops))
+    )
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:
