@@ -54,7 +54,8 @@ def settle_tie(
     (`in_the_order_named`; golden 297 / 3 -> 299 / 3, batches 1-14 +5 right, +1 wrong)."""
     switches = stated_switches(code)
     tied = structurally_apart(index, tied, code, stated)
-    return named_apart(index, parameters_apart(index, tied, code), words - switched_off(switches))
+    said = words - switched_off(switches)
+    return plain_apart(index, named_apart(index, parameters_apart(index, tied, code), said), said)
 
 
 def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: CandidateFacts) -> list[int]:
@@ -65,6 +66,8 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     square = square_only(code)
     state = _returned_state(stated.outputs) or returned_by_binding(code)
     switches = stated_switches(code)
+    kinds = stated_kinds(code)
+    pinned = pinned_equal(code)
     # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
     orders = {tuple(name_ops(index.signatures[t].task)) for t in tied}
     permuted = len(orders) > 1 and len({frozenset(order) for order in orders}) == 1
@@ -74,6 +77,11 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
         lambda sig: "input" in square and _square(sig.input_dims[:1]),
         lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
+        lambda sig: "input" in pinned and _equal_at(sig.input_dims[:1], pinned["input"]),
+        lambda sig: "kernel" in pinned and _equal_at(sig.weight_dims[:1], pinned["kernel"]),
+        lambda sig: (
+            bool(kinds) and all(kinds.get(name, kind) == kind for name, kind in sig.init_kinds.items())
+        ),
         lambda sig: bool(state) and sig.returns == state,
         lambda sig: (
             any(switches.get(name) == on for name, on in sig.switches.items())
@@ -145,6 +153,29 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     return said if said and len(said) < len(tied) else tied
 
 
+_NEGATIONS = frozenset({"no", "non", "without"})
+
+
+def plain_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:
+    """The plain task of tied siblings (`gru`), when every other's name adds a telling word the
+    row does not say (`bidirectional` of `gru_bidirectional`): a row written for the qualified
+    task says how it differs, as `named_apart` reads it."""
+    if len(tied) < 2:
+        return tied
+    names = [set(split_identifier(index.signatures[t].task)) - NAME_STOP_WORDS for t in tied]
+    if any(ws & _NEGATIONS for ws in names):  # `net_vlad_no_ghost_clusters` is no qualified one
+        return tied
+    spoken = {w for t in tied for p in index.signatures[t].init_params for w in split_identifier(p)}
+    for t, plain in zip(tied, names, strict=True):
+        others = [ws for u, ws in zip(tied, names, strict=True) if u != t]
+        if all(
+            plain < ws and any(index.name_word_tasks[w] <= 3 and w not in words for w in ws - plain - spoken)
+            for ws in others
+        ):
+            return [t]
+    return tied
+
+
 # A switch set on or off (`bidirectional=False`, `batch_first = true`, `reverse: false`).
 _SWITCH = re.compile(r"\b([A-Za-z_]\w{0,63})\s{0,8}[:=]\s{0,8}(True|true|False|false)\b")
 
@@ -154,6 +185,21 @@ def stated_switches(code: str) -> dict[str, bool]:
     if "rue" not in code and "alse" not in code:
         return {}
     return {name: value.lower() == "true" for name, value in _SWITCH.findall(code)}
+
+
+# A Python parameter declared with one kind (`kernel_size: tuple`, `kernel_size: Tuple[int, int]`;
+# not `stride: int | tuple`, which says none).
+_DECLARED = re.compile(
+    r"\b([A-Za-z_]\w{0,63})\s{0,8}:\s{0,8}(?:typing\.)?(int|float|bool|str|tuple|Tuple|list|List)\b(?!\s{0,8}\|)"
+)
+
+
+def stated_kinds(code: str) -> dict[str, str]:
+    """The kinds a row declares its Python parameters with, name -> kind in lower case (a
+    submission's `ModelNew.__init__` repeating the reference's `kernel_size: tuple`)."""
+    if "def " not in code:
+        return {}
+    return {name: kind.lower() for name, kind in _DECLARED.findall(code)}
 
 
 def switched_off(switches: dict[str, bool]) -> set[str]:
@@ -256,6 +302,37 @@ def in_the_order_named(ops: list[str], named: dict[str, int]) -> bool:
     forward: `conv2d_hard_swish_relu` / `conv2d_relu_hard_swish`)."""
     seen = [named[op] for op in dict.fromkeys(ops) if op in named]
     return len(seen) >= 2 and seen == sorted(seen)
+
+
+# A tensor's size checked equal to another of its sizes, in a binding's check
+# (`TORCH_CHECK(x.size(2) == x.size(3) && x.size(3) == x.size(4), "input must be square")`).
+_CHECK_CALL = re.compile(r"\bTORCH_CHECK\s{0,8}\(([^;]{0,400}?),\s{0,8}\"")
+_SIZE_PAIR = re.compile(r"\b(\w{1,32})\.size\((\d)\)\s{0,8}==\s{0,8}\1\.size\((\d)\)")
+
+
+def pinned_equal(code: str) -> dict[str, set[tuple[int, int]]]:
+    """The dimensions of its input ("input") and of its weight ("kernel") a row's checks
+    require equal, as pairs of torch dimension indices: a kernel written for a square input."""
+    if "TORCH_CHECK" not in code:
+        return {}
+    pinned: dict[str, set[tuple[int, int]]] = {}
+    for check in _CHECK_CALL.finditer(code):
+        for tensor, a, b in _SIZE_PAIR.findall(check.group(1)):
+            role = (
+                "kernel"
+                if tensor.lower() in _KERNEL_NAMES
+                else "input"
+                if tensor.lower() in _INPUT_NAMES
+                else ""
+            )
+            if role and a != b:
+                pinned.setdefault(role, set()).add((int(a), int(b)))
+    return pinned
+
+
+def _equal_at(shapes: list[list[int]], pairs: set[tuple[int, int]]) -> bool:
+    """Whether the (first) shape has equal sizes at every pair of dimension indices."""
+    return bool(shapes) and all(max(a, b) < len(shapes[0]) and shapes[0][a] == shapes[0][b] for a, b in pairs)
 
 
 def _square(shapes: list[list[int]]) -> bool:
