@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from schemas.taskops import NAME_STOP_WORDS, name_ops, ops_of_words, split_identifier
+from schemas.taskops import NAME_STOP_WORDS, module_constructors, name_ops, ops_of_words, split_identifier
 from schemas.tasks import CandidateFacts, TaskSignature
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     square = square_only(code)
     state = _returned_state(stated.outputs) or returned_by_binding(code)
     switches = stated_switches(code)
-    kinds = stated_kinds(code)
+    kinds = declared_kinds(module_constructors(code).values())
     pinned = pinned_equal(code)
     # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
     orders = {tuple(name_ops(index.signatures[t].task)) for t in tied}
@@ -80,7 +80,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         lambda sig: "input" in pinned and _equal_at(sig.input_dims[:1], pinned["input"]),
         lambda sig: "kernel" in pinned and _equal_at(sig.weight_dims[:1], pinned["kernel"]),
         lambda sig: (
-            bool(kinds) and all(kinds.get(name, kind) == kind for name, kind in sig.init_kinds.items())
+            bool(kinds) and all(kinds.get(n, k) == k for n, k in declared_kinds([sig.constructor]).items())
         ),
         lambda sig: bool(state) and sig.returns == state,
         lambda sig: (
@@ -187,19 +187,18 @@ def stated_switches(code: str) -> dict[str, bool]:
     return {name: value.lower() == "true" for name, value in _SWITCH.findall(code)}
 
 
-# A Python parameter declared with one kind (`kernel_size: tuple`, `kernel_size: Tuple[int, int]`;
-# not `stride: int | tuple`, which says none).
-_DECLARED = re.compile(
-    r"\b([A-Za-z_]\w{0,63})\s{0,8}:\s{0,8}(?:typing\.)?(int|float|bool|str|tuple|Tuple|list|List)\b(?!\s{0,8}\|)"
-)
-
-
-def stated_kinds(code: str) -> dict[str, str]:
-    """The kinds a row declares its Python parameters with, name -> kind in lower case (a
-    submission's `ModelNew.__init__` repeating the reference's `kernel_size: tuple`)."""
-    if "def " not in code:
-        return {}
-    return {name: kind.lower() for name, kind in _DECLARED.findall(code)}
+def declared_kinds(constructors: Iterable[Sequence[str]]) -> dict[str, str]:
+    """The kinds parameters are declared with, name -> kind in lower case, from constructors'
+    parameters as `schemas.taskops.module_constructors` reads them (`kernel_size:tuple`,
+    `kernel_size:Tuple[int,int]`; `stride:int|tuple=1` says none)."""
+    kinds = {}
+    for params in constructors:
+        for param in params:
+            name, _, declared = param.partition("=")[0].partition(":")
+            kind = declared.split("[")[0].rsplit(".", 1)[-1].lower()
+            if kind.isidentifier():
+                kinds[name] = kind
+    return kinds
 
 
 def switched_off(switches: dict[str, bool]) -> set[str]:
@@ -340,12 +339,18 @@ def _square(shapes: list[list[int]]) -> bool:
     return bool(shapes) and len(shapes[0]) >= 3 and shapes[0][-1] == shapes[0][-2]
 
 
+# An operand named `a` or `b` transposed in the row's Python or C++ (`a.transpose(0, 1)`,
+# `B.t()`, `A.T`): a binding that hands the kernel the operand as the reference takes it.
+_OPERAND_TRANSPOSED = re.compile(r"\b([aAbB])\.(?:T\b|mT\b|t\(\s*\)|transpose\s{0,8}\()")
+
+
 def transposed_operands(code: str) -> set[str] | None:
-    """The matmul operands ("a", "b") a row's AscendC calls take transposed; None when it sets
-    neither operand's layout."""
+    """The matmul operands ("a", "b") a row's AscendC calls or its binding take transposed; None
+    when it sets neither operand's layout and transposes neither."""
+    python = {side.lower() for side in _OPERAND_TRANSPOSED.findall(code)}
     if "Set" not in code:
-        return None
-    found: dict[str, bool] = {}
+        return python or None
+    found: dict[str, bool] = dict.fromkeys(python, True)
     for side, args in _OPERAND_SETTING.findall(code):
         last = re.sub(r"/\*.{0,80}?\*/", "", args.rsplit(",", 1)[-1]).strip() if "," in args else ""
         found[side.lower()] = found.get(side.lower(), False) or last == "true"

@@ -211,20 +211,6 @@ def module_switches(init: ast.FunctionDef) -> dict[str, bool]:
 _RECURRENT = frozenset({"lstm", "gru", "rnn"})
 
 
-def annotated_kinds(init: ast.FunctionDef) -> dict[str, str]:
-    """The kind each annotated `__init__` parameter is declared as, lower case and without its
-    arguments: `kernel_size: tuple` and `kernel_size: Tuple[int, int]` are "tuple"."""
-    kinds = {}
-    for arg in init.args.args[1:]:
-        node = arg.annotation
-        if isinstance(node, ast.Subscript):
-            node = node.value
-        name = _callee(node) if node is not None else ""
-        if name:
-            kinds[arg.arg] = name.lower()
-    return kinds
-
-
 def returned_state(forward: ast.FunctionDef, modules: dict[str, tuple[str, ...]]) -> str:
     """What a recurrent reference returns of its module's results (`output, h_n = self.gru(x)`):
     "output", "h_n" or "c_n" (an LSTM's state is the pair (h_n, c_n)); "" for anything else.
@@ -379,7 +365,6 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
         returns=returned_state(forward, visitor.modules),
-        init_kinds=annotated_kinds(init) if init else {},
         switches=module_switches(init) if init else {},
         model_lines=sorted(model_lines(text)),
         settings=sorted(env),

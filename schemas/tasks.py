@@ -49,9 +49,6 @@ class TaskSignature:
     transposed: list[str] = field(default_factory=list)
     # What a recurrent reference returns: "output", "h_n" or "c_n" ("" for any other reference).
     returns: str = ""
-    # The kinds its `__init__` parameters are annotated with, name -> "int", "tuple", ...:
-    # `kernel_size: int` is a square kernel, `kernel_size: tuple` an asymmetric one.
-    init_kinds: dict[str, str] = field(default_factory=dict)
     # The switches its modules are built with (`nn.GRU(..., bidirectional=True)`), name -> on.
     switches: dict[str, bool] = field(default_factory=dict)
     # The lines that build its model (`schemas.taskops.model_lines`), as compared.
