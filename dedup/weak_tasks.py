@@ -35,6 +35,11 @@ _NAMED_REDUCTION = re.compile(
 _RUNNING_COMPARE = re.compile(
     r"\b(\w{1,64})\s*=\s*\(?\s*(\w{1,64})\s*([<>])=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b"
 )
+# A running sum of values read one by one: `sum += xGm.GetValue(off);` (a product summed is a
+# dot product, no reduction of one tensor).
+_RUNNING_SUM = re.compile(
+    r"\b\w{0,32}(?:sum|Sum|acc|Acc)\w{0,32}\s*\+=\s*\w{1,64}\.GetValue\([^;()]{0,80}\)\s*;"
+)
 _BROADCAST = re.compile(r"(?i)broad_?cast")
 # The AscendC calls that do a broadcast task's op elementwise (read with `_EPILOGUE_CALL`): a
 # bare word ("max", a tile's `std::max`) is no such op.
@@ -109,6 +114,8 @@ def _reductions(code: str) -> tuple[tuple[str, str], ...]:
         found.setdefault(next(op for op in hit.groups() if op).lower(), hit.group(0))
     for hit in _RUNNING_COMPARE.finditer(code) if "?" in code else ():
         found.setdefault("max" if hit.group(3) == ">" else "min", " ".join(hit.group(0).split()))
+    if "+=" in code and (hit := _RUNNING_SUM.search(code)) is not None:
+        found.setdefault("sum", hit.group(0))
     return tuple(found.items())
 
 

@@ -533,10 +533,11 @@ NOT_COMPUTATIONS = re.compile(
     # A position encoding (a rotary or learnt one) is added to a sequence, not looked up by ids.
     r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
     # A size: "product of leading dims", "the product of all dimensions but the last", "product
-    # of outerShape", "product of the leading (broadcast) dims".
-    r"|\bproduct\s{1,8}of\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
-    # English "where" opening a clause ("where the W stride is 1", "where x is"): no selection.
-    r"|\bwhere\s{1,8}(?=(?:the|a|an|it|its|each|we|this|that|these|those|they|one|all|every|no)\s"
+    # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]".
+    r"|\bproduct(?:\s{1,8}of)?\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
+    # English "where" opening a clause ("where the W stride is 1", "where x is", "(b, i) where:"):
+    # no selection.
+    r"|\bwhere\s{0,8}:|\bwhere\s{1,8}(?=(?:the|a|an|it|its|each|we|this|that|these|those|they|one|all|every|no)\s"
     r"|(?:[a-z_]{1,24}\s{1,8}){1,4}(?:is|are|has|have|was|were|does|do|holds?|marks?|starts?|ends?|would)\b)"
 )
 
