@@ -78,6 +78,7 @@ from schemas.taskops import (
     short_forms,
     split_identifier,
     strength,
+    task_name_words,
     text_words,
     torch_ops,
 )
@@ -495,7 +496,7 @@ _QUALIFIED = {"upper": "triangular", "lower": "triangular"}
 
 
 def _task_words(sig: TaskSignature) -> set[str]:
-    words = set(split_identifier(sig.task))
+    words = set(task_name_words(sig.task))
     for param in sig.init_params:
         words.update(split_identifier(param))
     return {w for w in words if w not in NAME_STOP_WORDS and len(w) >= 2 and not w.isdigit()}
@@ -540,7 +541,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
             index.constructor_names.setdefault(parameter_names(sig.constructor), []).append(t)
         for param in {parameter_key(p) for p in sig.init_params}:
             index.parameter_tasks[param] = index.parameter_tasks.get(param, 0) + 1
-        name_words = split_identifier(sig.task)
+        name_words = task_name_words(sig.task)
         for word in set(name_words):
             index.name_word_tasks[word] = index.name_word_tasks.get(word, 0) + 1
         form = form_of_task(name_words, required, sig.ops) if index.named[t] or not required else None

@@ -16,7 +16,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from schemas.taskops import NAME_STOP_WORDS, module_constructors, name_ops, ops_of_words, split_identifier
+from schemas.taskops import (
+    NAME_STOP_WORDS,
+    module_constructors,
+    name_ops,
+    ops_of_words,
+    split_identifier,
+    task_name_words,
+)
 from schemas.tasks import CandidateFacts, TaskSignature
 
 if TYPE_CHECKING:
@@ -140,7 +147,7 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     parameters do (`hidden` of `hidden_size`: every solution of a GRU says it). Dev, renamed:
     186 -> 197 right, still 3 wrong; 2 to 4 names give the same."""
     sigs = [index.signatures[t] for t in tied]
-    names = [set(split_identifier(sig.task)) - NAME_STOP_WORDS for sig in sigs]
+    names = [set(task_name_words(sig.task)) - NAME_STOP_WORDS for sig in sigs]
     spoken = {w for sig in sigs for p in sig.init_params for w in split_identifier(p)}
     # An op's own name that every tied task computes is the row's step, not a name: `gather` of a
     # `take_along_dim` row (it gathers) tells it from no `gather` task. A qualifier stays telling
@@ -162,7 +169,7 @@ def plain_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     task says how it differs, as `named_apart` reads it."""
     if len(tied) < 2:
         return tied
-    names = [set(split_identifier(index.signatures[t].task)) - NAME_STOP_WORDS for t in tied]
+    names = [set(task_name_words(index.signatures[t].task)) - NAME_STOP_WORDS for t in tied]
     if any(ws & _NEGATIONS for ws in names):  # `net_vlad_no_ghost_clusters` is no qualified one
         return tied
     spoken = {w for t in tied for p in index.signatures[t].init_params for w in split_identifier(p)}

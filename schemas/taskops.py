@@ -465,6 +465,16 @@ def split_identifier(name: str) -> list[str]:
     return list(_split_cached(name))
 
 
+# Words a benchmark's task names misspell (MultiKernelBench's `gru_birectional`,
+# `elmentwise_mul_broadcast`): read as spelt right, a row that says "bidirectional" says its name.
+_MISSPELT = {"birectional": "bidirectional", "elmentwise": "elementwise"}
+
+
+def task_name_words(task: str) -> list[str]:
+    """The words of a task's name, spelt right (`gru_birectional`: gru, bidirectional)."""
+    return [_MISSPELT.get(word, word) for word in split_identifier(task)]
+
+
 def _split(name: str) -> list[str]:
     """ "Conv2dMinTanhCustom" -> conv, min, tanh, custom; "max_pool3d" -> max, pool; dims dropped."""
     words = []
