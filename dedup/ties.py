@@ -173,12 +173,18 @@ def plain_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     if any(ws & _NEGATIONS for ws in names):  # `net_vlad_no_ghost_clusters` is no qualified one
         return tied
     spoken = {w for t in tied for p in index.signatures[t].init_params for w in split_identifier(p)}
+
+    def unsaid_qualifier(plain: set[str], qualified: set[str]) -> bool:
+        added = qualified - plain - spoken
+        return (
+            plain < qualified
+            and bool(added)
+            and all(len(w) > 1 and index.name_word_tasks[w] <= 3 for w in added)
+            and not added & words
+        )
+
     for t, plain in zip(tied, names, strict=True):
-        others = [ws for u, ws in zip(tied, names, strict=True) if u != t]
-        if all(
-            plain < ws and any(index.name_word_tasks[w] <= 3 and w not in words for w in ws - plain - spoken)
-            for ws in others
-        ):
+        if all(unsaid_qualifier(plain, ws) for u, ws in zip(tied, names, strict=True) if u != t):
             return [t]
     return tied
 

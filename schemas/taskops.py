@@ -544,7 +544,8 @@ NOT_COMPUTATIONS = re.compile(
     r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
     # A size: "product of leading dims", "the product of all dimensions but the last", "product
     # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]".
-    r"|\bproduct(?:\s{1,8}of)?\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
+    r"|\bproduct\s{1,8}(?:dims?|dimensions|sizes|shapes)\b"
+    r"|\bproduct\s{1,8}of\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
     # English "where" opening a clause ("where the W stride is 1", "where x is", "(b, i) where:"):
     # no selection.
     r"|\bwhere\s{0,8}:|\bwhere\s{1,8}(?=(?:the|a|an|it|its|each|we|this|that|these|those|they|one|all|every|no)\s"

@@ -9,7 +9,7 @@ import pytest
 
 from dedup.idioms import IDIOMS, handwritten_ops
 from dedup.tasks import JUDGE_CANDIDATES, SEMANTIC_THRESHOLD, candidate_facts, match_document, semantic_score
-from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _task
+from tests.test_tasklevel_scoring import _conv_kernel, _index, _reference, _single, _task
 
 
 def _ops(code: str) -> dict[str, bool]:
@@ -127,6 +127,17 @@ def _ops(code: str) -> dict[str, bool]:
             "group_norm",
         ),
         ("ReduceMax<float>(maxLocal, rowLocal, workLocal, cols, true);  // value and position", "argmax"),
+        (
+            "AscendC::Adds(y, x, c3, n);\n  AscendC::Maxs(y, y, c0, n);\n  AscendC::Mins(y, y, c6, n);",
+            "hardsigmoid",
+        ),
+        (
+            "Muls(y, x, static_cast<float>(1.0 / 6.0), n);\n  Adds(y, y, 0.5f, n);\n  Maxs(y, y, 0.0f, n);\n"
+            "  Mins(y, y, 1.0f, n);",
+            "hardsigmoid",
+        ),
+        ("// y = clamp(x + 3, 0, 6) / 6", "hardsigmoid"),
+        ('m.def("op", &op, "relu6(x + 3) / 6");', "hardsigmoid"),
         ("AscendC::ReduceMin(m, x, w, n, /*calIndex=*/true);", "argmin"),
         (
             "Compare(mask, cur, best, CMPMODE::GT, n);\nSelect(best, mask, cur, best, mode, n);\n"
@@ -453,6 +464,7 @@ class ExpLinearUnitKernel {
         ("// out = max(a[i], b[j]) where the W stride is 1 or 0", False),
         ("// a true division keeps it exact, where multiplying by a reciprocal would not", False),
         ("// zeroed where x is negative", False),
+        ("// Each output corresponds to (b, i) where:\n//   b < batch", False),
         ("// out = torch.where(cond, x, y)", True),
         ("// where(cond, a, b) with cond broadcast", True),
     ],
@@ -461,3 +473,25 @@ def test_english_where_opening_a_clause_selects_nothing(comment: str, selects: b
     # A broadcast max or division explained in prose had been placed on `where_broadcast`.
     facts, _ = candidate_facts(comment + "\nAscendC::Max(y, a, b, n);")
     assert ("where" in facts.ops) is selects
+
+
+def test_a_hard_sigmoid_written_out_places_its_renamed_row() -> None:
+    # relu6(x + 3) / 6 in AscendC's calls, its constants named: no word says hard sigmoid, and no
+    # op word at all passes the pre-test but the clamp chain (`dedup.tasks._may_match`).
+    index = _index(
+        {
+            "hardsigmoid": _single("torch.nn.functional.hardsigmoid(x)"),
+            "hardswish": _single("torch.nn.functional.hardswish(x)"),
+        }
+    )
+    row = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        "  AscendC::Adds(yLocal, xLocal, c3, n);\n  AscendC::Maxs(yLocal, yLocal, c0, n);\n"
+        "  AscendC::Mins(yLocal, yLocal, c6, n);\n  AscendC::Muls(yLocal, yLocal, inv6, n);\n}\n"
+    )
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "hardsigmoid"
+    # Its input times it is a hard swish: the hard sigmoid is its step, not another task.
+    assert "hardsigmoid" not in _ops(
+        "float t = fminf(fmaxf(x + 3.0f, 0.0f), 6.0f); y = x * clamp(x + 3, 0, 6) / 6;"
+    )

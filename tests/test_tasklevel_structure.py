@@ -11,7 +11,7 @@ import pytest
 
 from dedup.structure import structural_fit
 from dedup.tasks import JUDGE_CANDIDATES, SEMANTIC_THRESHOLD, candidate_facts, match_document, semantic_score
-from dedup.ties import parameters_apart
+from dedup.ties import parameters_apart, plain_apart
 from parsers.torchref import read_reference
 from schemas.taskops import _INIT_PARAMETERS, module_constructors
 from tests.test_tasklevel_judge import PLAIN_CONV
@@ -111,6 +111,24 @@ def test_an_input_shape_the_binding_pins_breaks_a_tie_between_siblings() -> None
     # A shape neither sibling is run with breaks nothing: the row is flagged with both named.
     match, _ = match_document(pins.replace("== 40", "== 50") + PLAIN_CONV, index)
     assert match is not None and len(match.tied) == 1
+
+
+def test_sizes_a_check_requires_equal_settle_a_tie_between_siblings() -> None:
+    # The square sibling is run on a 30 x 30 input, the asymmetric one on 30 x 40.
+    index = _index(SIBLINGS)
+    row = 'TORCH_CHECK(x.size(0) > 0 && x.size(1) == 6 && x.dim() == 4, "NCHW");\n' + PLAIN_CONV
+    match, _ = match_document(row, index)
+    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    square = 'TORCH_CHECK(x.size(2) == x.size(3), "input must be square");\n'
+    match, _ = match_document(square + row, index)
+    assert _task(index, match) == "conv_standard_2d_square_kernel" and match.tied == []
+    # The output's sizes, or the weight's against the input's, say nothing of the input.
+    for other in (
+        'TORCH_CHECK(y.size(2) == y.size(3), "out");\n',
+        'TORCH_CHECK(x.size(1) == weight.size(1), "c");\n',
+    ):
+        match, _ = match_document(other + row, index)
+        assert match is not None and len(match.tied) == 1, other
 
 
 @pytest.mark.parametrize(
@@ -287,9 +305,12 @@ def test_a_constructor_extended_with_defaulted_parameters_fits_its_task() -> Non
     assert structural_fit(index, match.item, facts) == [
         "constructor (in_channels, out_channels, kernel_size:int), then defaulted dilation:int=1"
     ]
-    # A parameter without a default is no extension: the harness would not fill it.
+    # A parameter without a default is no extension: the harness would not fill it. The kind the
+    # row declares its kernel size with still tells the siblings apart (`dedup.ties.declared_kinds`).
     required = MODEL_NEW.replace("kernel_size: {annotation},", "kernel_size: int,\n        dilation: int,")
-    assert match_document(PLAIN_CONV + required, index)[0] is None
+    match, facts = match_document(PLAIN_CONV + required, index)
+    assert _task(index, match) == "conv_standard_2d_square_kernel" and match.basis == "tie settled"
+    assert structural_fit(index, match.item, facts) == []
 
 
 def test_unclosed_constructors_are_read_in_bounded_time() -> None:
@@ -356,6 +377,18 @@ def test_the_operand_a_row_transposes_settles_a_tie_between_siblings() -> None:
         _task(index, match),
         *(index.signatures[t].task for t in match.tied),
     } == set(TRANSPOSED)
+
+
+def test_the_operand_a_binding_transposes_settles_a_tie_between_siblings() -> None:
+    # The kernel multiplies as it is given; the binding hands it the operand transposed.
+    index = _index({**TRANSPOSED, **BYSTANDER})
+    row = MATMUL_ROW.replace("true", "false")
+    for python, task in (
+        ("a.transpose(0, 1).contiguous()", "matmul_with_transposed_a"),
+        ("B.t()", "matmul_with_transposed_b"),
+    ):
+        match, _ = match_document(row + f"\n# model_src\nprepared = {python}\n", index)
+        assert _task(index, match) == task and match.tied == [], python
 
 
 def test_the_number_of_inputs_a_row_declares_settles_a_tie_between_siblings() -> None:
@@ -432,7 +465,7 @@ def test_a_row_that_refuses_a_non_square_kernel_settles_a_tie_between_siblings()
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
     check = "if (kernelHeight != kernelWidth) { return ge::GRAPH_FAILED; }\n"
     match, _ = match_document(check + row, index)
-    assert _task(index, match) == "conv2d_hardtanh_scale" and match.tied == []
+    assert _task(index, match) == "conv2d_hardtanh_scale_centred" and match.tied == []
     # A check of the output's height against its width says nothing of the kernel.
     match, _ = match_document(check.replace("kernel", "out") + row, index)
     assert match is not None and len(match.tied) == 1
@@ -523,7 +556,9 @@ def test_the_state_a_row_returns_places_it_on_one_sibling_below_the_threshold() 
 
 
 def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() -> None:
-    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
+    index = _index(
+        {"conv2d_hardtanh_scale_centred": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE}
+    )
     row = _conv_kernel(TIED_BODY)
     match, _ = match_document(row, index)
     assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
@@ -540,7 +575,9 @@ def test_a_word_only_one_tied_name_has_settles_the_tie_when_the_row_says_it() ->
 
 
 def test_a_switch_the_row_sets_off_is_not_a_word_for_the_sibling_it_names() -> None:
-    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
+    index = _index(
+        {"conv2d_hardtanh_scale_centred": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE}
+    )
     row = _conv_kernel(TIED_BODY)
     match, _ = match_document(row + "\n// walked with reverse = true\n", index)
     assert _task(index, match) == "conv2d_hardtanh_scale_reverse", "the word no longer settles the tie"
@@ -559,11 +596,47 @@ def test_a_switch_the_row_states_settles_a_tie_between_siblings_built_with_it() 
     index = _index({"gru": gru(False), "gru_bidirectional": gru(True)})
     row = _recurrent_row("GRU", "y")
     match, _ = match_document(row, index)
-    assert match is not None and len(match.tied) == 1, "the siblings no longer tie: the test proves nothing"
+    # saying nothing, the row is placed on the plain sibling (`dedup.ties.plain_apart`)
+    assert _task(index, match) == "gru", "the plain sibling was not taken: the test proves nothing"
     for on, task in (("False", "gru"), ("True", "gru_bidirectional")):
         match, _ = match_document(row + f"// layers=2, bidirectional={on}\n", index)
         assert _task(index, match) == task and match is not None and match.tied == []
         assert match.basis == "tie settled"
+
+
+def test_of_siblings_the_plain_one_is_taken_where_the_row_says_no_qualifier_of_the_others() -> None:
+    # `gru` and `gru_bidirectional`: a row written for the qualified task says how it differs.
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_reverse": HARDTANH_SCALE})
+    row = _conv_kernel(TIED_BODY)
+    match, _ = match_document(row, index)
+    assert (
+        _task(index, match) == "conv2d_hardtanh_scale" and match.tied == [] and match.basis == "tie settled"
+    )
+    match, _ = match_document(row + "\n// the rows are walked in reverse\n", index)
+    assert _task(index, match) == "conv2d_hardtanh_scale_reverse" and match.tied == []
+    # A qualifier that negates (`net_vlad_no_ghost_clusters`), one the tasks' parameters name (said
+    # by every solution of either) or a letter (`_b`) leaves the siblings tied.
+    for qualified, reference in (
+        ("conv2d_hardtanh_scale_no_shift", HARDTANH_SCALE),
+        (
+            "conv2d_hardtanh_scale_hidden",
+            HARDTANH_SCALE.replace("kernel_size)", "kernel_size, hidden_size=4)"),
+        ),
+        ("conv2d_hardtanh_scale_b", HARDTANH_SCALE),
+    ):
+        index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, qualified: reference})
+        assert plain_apart(index, [0, 1], {"conv", "hardtanh", "scale"}) == [0, 1], qualified
+    index = _index({"conv2d_hardtanh_scale": HARDTANH_SCALE, "conv2d_hardtanh_scale_shift": HARDTANH_SCALE})
+    assert plain_apart(index, [0, 1], {"conv", "hardtanh", "scale"}) == [0], "the case above proves nothing"
+
+
+def test_a_task_name_the_benchmark_misspells_is_read_spelt_right() -> None:
+    # MultiKernelBench names a task `gru_birectional`: a row that says "bidirectional" says it.
+    row = _recurrent_row("GRU", "y") + "// a bidirectional GRU: both directions, concatenated\n"
+    gru = _recurrent("GRU", "out")
+    index = _index({"gru": gru, "gru_birectional": gru})
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "gru_birectional" and match.tied == []
 
 
 def _mlp(widths: str) -> str:

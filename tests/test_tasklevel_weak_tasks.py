@@ -231,3 +231,25 @@ def test_a_row_that_does_arithmetic_is_read_in_full_only_when_it_says_a_word_of_
     assert not _may_match(plain, index, ())
     assert _may_match(plain.replace("elementwise", "division broadcast"), index, ())
     assert match_document(plain, index)[0] is None
+
+
+def test_a_running_sum_read_value_by_value_is_a_performed_reduction() -> None:
+    assert performed_reductions("  acc += xGm.GetValue(base + r * inner);") == {
+        "sum": "acc += xGm.GetValue(base + r * inner);"
+    }
+    # a product summed is a dot product, and a sum of lengths no reduction of a tensor
+    assert performed_reductions("  sum += aGm.GetValue(i) * bGm.GetValue(i);") == {}
+    assert performed_reductions("  total += tileLength;") == {}
+    # Renamed, a kernel that sums along a dimension and scales by the reciprocal of its length is
+    # the mean reduction: its form places it.
+    index = _index({**TASKS, "softmax": SOFTMAX})
+    row = _kernel(
+        "  float sum = 0.0f;\n  for (uint32_t r = 0; r < R; ++r) { sum += xGm.GetValue(o + r * inner); }\n"
+        "  yGm.SetValue(o, sum * invReduce);  // over dim 1"
+    )
+    match, _ = match_document(row, index)
+    assert (
+        _task(index, match) == "mean_reduction_over_a_dimension"
+        and match is not None
+        and match.basis == "form"
+    )
