@@ -72,7 +72,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     transposed = transposed_operands(code)
     square = square_only(code)
     state = _returned_state(stated.outputs) or returned_by_binding(code)
-    switches = stated_switches(code)
+    switches = {parameter_key(name): on for name, on in stated_switches(code).items()}
     kinds = declared_kinds(module_constructors(code).values())
     pinned = pinned_equal(code)
     # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
@@ -91,8 +91,8 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         ),
         lambda sig: bool(state) and sig.returns == state,
         lambda sig: (
-            any(switches.get(name) == on for name, on in sig.switches.items())
-            and all(switches.get(name, on) == on for name, on in sig.switches.items())
+            any(switches.get(parameter_key(name)) == on for name, on in sig.switches.items())
+            and all(switches.get(parameter_key(name), on) == on for name, on in sig.switches.items())
         ),
         lambda sig: bool(sig.input_dims) and states_shape(code, sig.input_dims[0]),
         lambda sig: permuted and in_the_order_named(name_ops(sig.task), named),

@@ -196,12 +196,13 @@ def _class_ops(tree: ast.Module) -> dict[str, tuple[str, ...]]:
     return classes
 
 
-def module_switches(init: ast.FunctionDef) -> dict[str, bool]:
-    """The switches `__init__` builds its modules with, as literals (`bidirectional=True`,
-    `batch_first=False`): siblings differ there (`gru` / `gru_birectional`)."""
+def module_switches(function: ast.FunctionDef) -> dict[str, bool]:
+    """The switches a function builds its modules or makes its calls with, as literals
+    (`bidirectional=True`, `batch_first=False`, `align_corners=True`): siblings differ there
+    (`gru` / `gru_birectional`, `bilinear_upsample` / `trilinear_upsample`)."""
     return {
         keyword.arg: keyword.value.value
-        for node in ast.walk(init)
+        for node in ast.walk(function)
         if isinstance(node, ast.Call)
         for keyword in node.keywords
         if keyword.arg and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool)
@@ -365,7 +366,7 @@ def _tree_signature(task: str, text: str, tree: ast.Module) -> TaskSignature | N
         weight_dims=weight_dims(env, functions),
         transposed=sorted(visitor.transposed),
         returns=returned_state(forward, visitor.modules),
-        switches=module_switches(init) if init else {},
+        switches={**(module_switches(init) if init else {}), **module_switches(forward)},
         model_lines=sorted(model_lines(text)),
         settings=sorted(env),
         blocks=[list(ops) for ops in classes.values() if ops],

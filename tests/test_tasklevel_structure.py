@@ -22,6 +22,7 @@ from tests.test_tasklevel_scoring import (
     _conv_kernel,
     _index,
     _reference,
+    _single,
     _task,
 )
 
@@ -637,6 +638,29 @@ def test_a_task_name_the_benchmark_misspells_is_read_spelt_right() -> None:
     index = _index({"gru": gru, "gru_birectional": gru})
     match, _ = match_document(row, index)
     assert _task(index, match) == "gru_birectional" and match.tied == []
+
+
+def test_a_switch_a_reference_calls_with_settles_siblings_the_row_states_it_for() -> None:
+    # `bilinear_upsample` interpolates with align_corners=False, its sibling with True; a row states
+    # it in its own spelling (`alignCorners`, `ALIGN_CORNERS`).
+    def upsample(aligned: bool) -> str:
+        return _single(
+            f"torch.nn.functional.interpolate(x, scale_factor=2.0, mode='bilinear', align_corners={aligned})"
+        )
+
+    assert read_reference("t", upsample(True)).switches == {"align_corners": True}
+    index = _index({"upsample_aligned": upsample(True), "upsample_plain": upsample(False)})
+    row = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        "  // bilinear upsample, scale factor 2\n  const float wx0 = 1.0f - wx1;\n}\n"
+    )
+    assert match_document(row, index)[0] is None, "one sibling is placed unstated: the test proves nothing"
+    for stated, task in (
+        ("bool alignCorners = false;", "upsample_plain"),
+        ("constexpr bool ALIGN_CORNERS = true;", "upsample_aligned"),
+    ):
+        match, _ = match_document(row + stated + "\n", index)
+        assert _task(index, match) == task and match.tied == [], stated
 
 
 def _mlp(widths: str) -> str:
