@@ -543,9 +543,9 @@ NOT_COMPUTATIONS = re.compile(
     # A position encoding (a rotary or learnt one) is added to a sequence, not looked up by ids.
     r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
     # A size: "product of leading dims", "the product of all dimensions but the last", "product
-    # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]".
+    # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]", "prod of normalized_shape".
     r"|\bproduct\s{1,8}(?:dims?|dimensions|sizes|shapes)\b"
-    r"|\bproduct\s{1,8}of\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
+    r"|\bprod(?:uct)?\s{1,8}of\s{1,8}(?:\(?[a-z]{1,24}[),]{0,2}\s{1,8}){0,4}\w{0,24}?(?:dims?|dimensions|sizes?|shapes?|extents|lengths)\b"
     # English "where" opening a clause ("where the W stride is 1", "where x is", "(b, i) where:"):
     # no selection.
     r"|\bwhere\s{0,8}:|\bwhere\s{1,8}(?=(?:the|a|an|it|its|each|we|this|that|these|those|they|one|all|every|no)\s"
