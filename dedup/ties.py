@@ -58,7 +58,12 @@ def settle_tie(
     switches: the input shape the row writes out (`states_shape`; golden renamed 292 / 3 ->
     297 / 3, batches 1-14 +9 right, 1 wrong fewer, no control moved) and, for siblings whose
     names state the same ops in another order, the order the row first names them in
-    (`in_the_order_named`; golden 297 / 3 -> 299 / 3, batches 1-14 +5 right, +1 wrong)."""
+    (`in_the_order_named`; golden 297 / 3 -> 299 / 3, batches 1-14 +5 right, +1 wrong).
+    Session 16 added: the sizes a binding's checks pin equal (`pinned_equal`), the kinds a
+    constructor declares its parameters with (`declared_kinds`), an operand a binding transposes,
+    the switches a reference's calls are made with (`align_corners`), and last, of siblings, the
+    plain one where the row says none of the others' qualifiers (`plain_apart`). Golden renamed
+    299 / 3 -> 308 / 3 with the session's other steps (README)."""
     switches = stated_switches(code)
     tied = structurally_apart(index, tied, code, stated)
     said = words - switched_off(switches)
@@ -227,14 +232,13 @@ def square_only(code: str) -> set[str]:
     `if (kernelHeight != kernelWidth) return ...` means it was written for a square kernel."""
     if "!=" not in code:
         return set()
-    found = set()
-    for check in _SQUARE_CHECK.finditer(code):
-        thing = check.group(1).lower().rstrip("_")
-        if thing in _KERNEL_NAMES:
-            found.add("kernel")
-        elif thing in _INPUT_NAMES:
-            found.add("input")
-    return found
+    return {role for check in _SQUARE_CHECK.finditer(code) if (role := _role(check.group(1).rstrip("_")))}
+
+
+def _role(name: str) -> str:
+    """What a tensor's name says it is in a convolution: "kernel", "input" or "" (neither)."""
+    name = name.lower()
+    return "kernel" if name in _KERNEL_NAMES else "input" if name in _INPUT_NAMES else ""
 
 
 # An op definition's output named after a recurrent state it returns (`c_n`, `h_n`, `hidden`).
@@ -330,14 +334,7 @@ def pinned_equal(code: str) -> dict[str, set[tuple[int, int]]]:
     pinned: dict[str, set[tuple[int, int]]] = {}
     for check in _CHECK_CALL.finditer(code):
         for tensor, a, b in _SIZE_PAIR.findall(check.group(1)):
-            role = (
-                "kernel"
-                if tensor.lower() in _KERNEL_NAMES
-                else "input"
-                if tensor.lower() in _INPUT_NAMES
-                else ""
-            )
-            if role and a != b:
+            if (role := _role(tensor)) and a != b:
                 pinned.setdefault(role, set()).add((int(a), int(b)))
     return pinned
 
