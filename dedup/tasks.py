@@ -484,6 +484,8 @@ class TaskIndex:
     # a network's name run together, lower case (`densenet121`, `googlenetinceptionv1`) -> the
     # network (`_stated_network`)
     stated_networks: dict[str, int] = field(default_factory=dict)
+    # the first words of two or three networks' names, run together ("netvlad", "mobilenet")
+    stated_families: dict[str, list[int]] = field(default_factory=dict)
     # How many tasks to keep for a judge (`curate audit --judge-url`) when semantics does not
     # place a document, or as alternatives to the one it places; 0 without a judge.
     judge_candidates: int = 0
@@ -548,6 +550,7 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
         if form is not None:
             index.weak_forms.setdefault(form[0], {}).setdefault(form[1], []).append(t)
     index.value_idf = {v: math.log(1 + n / d) for v, d in value_df.items()}
+    _index_network_families(index)
     _index_network_lines(index)
     index.arithmetic_words = _arithmetic_words(index)
     for t, required in enumerate(index.required):
@@ -578,6 +581,42 @@ def _stated_network(index: TaskIndex, text: str) -> int | None:
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return None
     return found[0][1]
+
+
+NETWORK_FAMILY_MAX = 3
+
+
+def _index_network_families(index: TaskIndex) -> None:
+    """The names networks share their first words by (`net_vlad_no_ghost_clusters` and
+    `net_vlad_with_ghost_clusters`: "netvlad"; "mobilenet"), run together, for at most
+    NETWORK_FAMILY_MAX networks and no network's whole name: two words or more, or a word that
+    names a network ("...net"); one word else is everyday code (`squeeze` of `squeeze_net`)."""
+    families: dict[str, set[int]] = {}
+    for t in index.stated_networks.values():
+        words = index.signatures[t].task.split("_")
+        for k in range(1, len(words)):
+            prefix = "".join(words[:k]).lower()
+            if len(prefix) >= 5 and (k >= 2 or prefix.endswith("net")):
+                families.setdefault(prefix, set()).add(t)
+    index.stated_families = {
+        name: sorted(tasks)
+        for name, tasks in families.items()
+        if 2 <= len(tasks) <= NETWORK_FAMILY_MAX and name not in index.stated_networks
+    }
+
+
+def _stated_family(index: TaskIndex, text: str, best: SemanticScore | None) -> list[int]:
+    """The networks of the one family a row names ("NetVLAD"), the longest name where several
+    are said; [] if none, or two of one length, is, or if the task placed (`best`) is of that
+    family's name (`efficientnet_mb_conv`, a block an EfficientNet row names its network by)."""
+    together = _run_together(text)
+    found = sorted(((len(k), k) for k in index.stated_families if k in together), reverse=True)
+    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+        return []
+    name = found[0][1]
+    if best is not None and _run_together(index.signatures[best.task].task).startswith(name):
+        return []
+    return index.stated_families[name]
 
 
 def _index_network_lines(index: TaskIndex) -> None:
@@ -867,10 +906,14 @@ def match_document(
     # is placed on it where nothing else placed it, or instead of a fused op, a step of it.
     # Renamed rows, placed right / wrong: batches 1-8 284 / 18 -> 295 / 16, batches 9-10 47 / 7 ->
     # 50 / 7, golden 289 / 3 -> 292 / 3; no control file or unit flagged more.
-    if (best is None or index.named[best.task]) and (
-        network := _stated_network(index, f"{code} {prose}")
-    ) is not None:
-        best, basis, tied = semantic_score(index, network, facts, words, numbers), "stated network", []
+    if best is None or index.named[best.task]:
+        if (network := _stated_network(index, f"{code} {prose}")) is not None:
+            best, basis, tied = semantic_score(index, network, facts, words, numbers), "stated network", []
+        elif family := _stated_family(index, f"{code} {prose}", best):
+            # a family named ("NetVLAD"): the one network of it the row agrees with, or a tie
+            kept = settle_tie(index, family, f"{code}\n{prose}", _stated_definition(code), words)
+            named = [semantic_score(index, t, facts, words, numbers) for t in kept]
+            best, basis, tied = (named[0], "stated network", []) if len(named) == 1 else (None, basis, named)
     if best is None and not tied:  # what the row does, where its words place nothing
         if classifier:
             best, basis = _network_by_numbers(index, facts, words, numbers, fits), "network numbers"

@@ -729,6 +729,25 @@ def test_a_row_that_names_the_network_it_solves_is_placed_on_it() -> None:
     assert _task(index, match) == "gemm_relu"
 
 
+def test_a_row_that_names_a_family_of_networks_is_one_of_them_not_its_fused_step() -> None:
+    # "NetVLAD" names `net_vlad_no_ghost` and `net_vlad_with_ghost` alike: the row solves one of
+    # them, not the gemm its kernel shows; a word only one of them has settles it.
+    networks = {"mlp_net_narrow": _mlp("[50, 50, 50]"), "mlp_net_wide": _mlp("[4000]")}
+    index = _index({"gemm_relu": GEMM_RELU, **networks})
+    kernel = "// gemm (in_features -> out_features) then relu\n__aicore__ void Layer() { Mmad(c, a, b, n); Relu(c, c, n); }\n"
+    assert _task(index, match_document(kernel, index)[0]) == "gemm_relu"
+    match, _ = match_document(kernel, index, prose="Each layer of the MLP-Net runs this kernel.")
+    assert match is not None and {
+        _task(index, match),
+        *(index.signatures[t].task for t in match.tied),
+    } == set(networks)
+    match, _ = match_document(kernel, index, prose="Each layer of the narrow MLP-Net runs this kernel.")
+    assert _task(index, match) == "mlp_net_narrow" and match.tied == [] and match.basis == "stated network"
+    # A family named by one everyday word is none (`squeeze` of `squeeze_net`, an `unsqueeze`).
+    index = _index({"gemm_relu": GEMM_RELU, "squeeze_net": _mlp("[50]"), "squeeze_net_fire": _mlp("[60]")})
+    assert index.stated_families == {}
+
+
 def test_a_constructor_parameter_only_one_tied_task_takes_settles_the_tie_when_the_row_names_it() -> None:
     # `group_query_attention` takes `num_kv_heads`, `multi_query_attention` does not: a row whose
     # tiling carries `numKvHeads` was written for the former (fresh rows: +6 right, none wrong).
