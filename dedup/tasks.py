@@ -309,6 +309,12 @@ def candidate_facts(
 _FOURIER = re.compile(r"(?<![A-Za-z])[irIR]?(?:fft|FFT|Fft)|\b(?:dft|DFT)\b|[Ff]ourier|[Tt]widdle")
 
 
+# AscendC's elementwise product written into a buffer named after it: `Mul(prod, a, b, n)`
+_PRODUCT_BUFFER = re.compile(
+    r"\bMul\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\(\s{0,8}\w{0,32}[pP]rod\w{0,32}\s{0,8},"
+)
+
+
 def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
@@ -338,6 +344,10 @@ def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     # placed on `gemm_group_norm_min_bias_add`).
     if facts.ops.get("group_norm") == "num_groups" and "sqrt" not in facts.ops:
         del facts.ops["group_norm"]
+    # A buffer of products named so (`LocalTensor<float> prod`, `Mul(prod, w, x, n)` before a
+    # `ReduceSum`: a dot product's) is no product reduction, nor is its "product scratch".
+    if facts.ops.get("prod") in ("prod", "product") and _PRODUCT_BUFFER.search(code):
+        del facts.ops["prod"]
 
 
 def _checked_rank(code: str) -> list[int]:

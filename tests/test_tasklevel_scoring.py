@@ -455,6 +455,13 @@ def test_a_dot_product_is_a_matmul_and_a_product_of_dims_a_size() -> None:
     assert "prod" not in facts.ops
     longer = row.replace("product of leading dims of x", "product of all but the last dim")
     assert "prod" not in candidate_facts(longer, full=False)[0].ops
+    buffer = "LocalTensor<float> prod = prodBuf.Get<float>();  // product scratch\nMul(prod, w, x, n); ReduceSum(s, prod, t, n);\n"
+    assert "prod" not in candidate_facts(buffer + row, full=False)[0].ops, (
+        "a dot product's buffer read as a reduction"
+    )
+    assert "prod" in candidate_facts(buffer.replace("Mul(prod", "Mul(acc") + row, full=False)[0].ops, (
+        "proves nothing"
+    )
     for size in ("product dims[1:]", "elements per row (prod of normalized_shape)"):
         assert "prod" not in candidate_facts(row.replace("product of leading dims of x", size))[0].ops, size
     said = row.replace("product of leading dims of x", "product over dim 1 of x")
