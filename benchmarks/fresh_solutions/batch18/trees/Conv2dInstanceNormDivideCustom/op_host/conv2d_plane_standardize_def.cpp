@@ -1,0 +1,50 @@
+#include "register/op_def_registry.h"
+
+namespace optiling {
+ge::graphStatus Conv2dPlaneStandardizeTilingFunc(gert::TilingContext *context);
+}
+
+namespace ge {
+static graphStatus Conv2dPlaneStandardizeInferShape(gert::InferShapeContext *context)
+{
+    const gert::Shape *x = context->GetInputShape(0);
+    const gert::Shape *w = context->GetInputShape(1);
+    gert::Shape *y = context->GetOutputShape(0);
+    y->SetDimNum(4);
+    y->SetDim(0, x->GetDim(0));
+    y->SetDim(1, w->GetDim(0));
+    y->SetDim(2, x->GetDim(2) - w->GetDim(2) + 1);
+    y->SetDim(3, x->GetDim(3) - w->GetDim(3) + 1);
+    return GRAPH_SUCCESS;
+}
+static graphStatus Conv2dPlaneStandardizeInferDataType(gert::InferDataTypeContext *context)
+{
+    context->SetOutputDataType(0, context->GetInputDataType(0));
+    return GRAPH_SUCCESS;
+}
+}  // namespace ge
+
+namespace ops {
+class Conv2dPlaneStandardize : public OpDef {
+public:
+    explicit Conv2dPlaneStandardize(const char *name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND});
+        this->Input("filter").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND});
+        this->Input("bias").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND})
+            .UnknownShapeFormat({ge::FORMAT_ND});
+        this->Attr("divisor").Float();
+        this->Attr("epsilon").AttrType(OPTIONAL).Float(1e-5f);
+
+        this->SetInferShape(ge::Conv2dPlaneStandardizeInferShape)
+            .SetInferDataType(ge::Conv2dPlaneStandardizeInferDataType);
+        this->AICore().SetTiling(optiling::Conv2dPlaneStandardizeTilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(Conv2dPlaneStandardize);
+}  // namespace ops
