@@ -582,11 +582,10 @@ def _run_together(text: str) -> str:
     return _SEPARATORS.sub("", text.lower())
 
 
-def _stated_network(index: TaskIndex, text: str) -> int | None:
+def _stated_network(index: TaskIndex, together: str) -> int | None:
     """The network a row names (`ResNet-18`, `VGG 19`, `GoogLeNet Inception v1`), the longest
     name where several are said (a `densenet121 dense block` is the block); None if two names of
-    one length are."""
-    together = _run_together(text)
+    one length are. `together`: the row's text as `_run_together` makes it."""
     found = sorted(((len(k), t) for k, t in index.stated_networks.items() if k in together), reverse=True)
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return None
@@ -615,11 +614,11 @@ def _index_network_families(index: TaskIndex) -> None:
     }
 
 
-def _stated_family(index: TaskIndex, text: str, best: SemanticScore | None) -> list[int]:
-    """The networks of the one family a row names ("NetVLAD"), the longest name where several
-    are said; [] if none, or two of one length, is, or if the task placed (`best`) is of that
-    family's name (`efficientnet_mb_conv`, a block an EfficientNet row names its network by)."""
-    together = _run_together(text)
+def _stated_family(index: TaskIndex, together: str, best: SemanticScore | None) -> list[int]:
+    """The networks of the one family a row names ("NetVLAD"; `together` as `_stated_network`
+    takes it), the longest name where several are said; [] if none, or two of one length, is,
+    or if the task placed (`best`) is of that family's name (`efficientnet_mb_conv`, a block an
+    EfficientNet row names its network by)."""
     found = sorted(((len(k), k) for k in index.stated_families if k in together), reverse=True)
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return []
@@ -917,9 +916,10 @@ def match_document(
     # Renamed rows, placed right / wrong: batches 1-8 284 / 18 -> 295 / 16, batches 9-10 47 / 7 ->
     # 50 / 7, golden 289 / 3 -> 292 / 3; no control file or unit flagged more.
     if best is None or index.named[best.task]:
-        if (network := _stated_network(index, f"{code} {prose}")) is not None:
+        together = _run_together(f"{code} {prose}")
+        if (network := _stated_network(index, together)) is not None:
             best, basis, tied = semantic_score(index, network, facts, words, numbers), "stated network", []
-        elif family := _stated_family(index, f"{code} {prose}", best):
+        elif family := _stated_family(index, together, best):
             # a family named ("NetVLAD"): the one network of it the row agrees with, or a tie
             kept = settle_tie(index, family, f"{code}\n{prose}", _stated_definition(code), words)
             named = [semantic_score(index, t, facts, words, numbers) for t in kept]
