@@ -586,7 +586,13 @@ def _stated_network(index: TaskIndex, together: str) -> int | None:
     """The network a row names (`ResNet-18`, `VGG 19`, `GoogLeNet Inception v1`), the longest
     name where several are said (a `densenet121 dense block` is the block); None if two names of
     one length are. `together`: the row's text as `_run_together` makes it."""
-    found = sorted(((len(k), t) for k, t in index.stated_networks.items() if k in together), reverse=True)
+    name = _longest_said(index.stated_networks, together)
+    return None if name is None else index.stated_networks[name]
+
+
+def _longest_said(names: Iterable[str], together: str) -> str | None:
+    """The longest of `names` that `together` holds; None if none does, or two of one length do."""
+    found = sorted(((len(k), k) for k in names if k in together), reverse=True)
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return None
     return found[0][1]
@@ -619,11 +625,10 @@ def _stated_family(index: TaskIndex, together: str, best: SemanticScore | None) 
     takes it), the longest name where several are said; [] if none, or two of one length, is,
     or if the task placed (`best`) is of that family's name (`efficientnet_mb_conv`, a block an
     EfficientNet row names its network by)."""
-    found = sorted(((len(k), k) for k in index.stated_families if k in together), reverse=True)
-    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
-        return []
-    name = found[0][1]
-    if best is not None and _run_together(index.signatures[best.task].task).startswith(name):
+    name = _longest_said(index.stated_families, together)
+    if name is None or (
+        best is not None and _run_together(index.signatures[best.task].task).startswith(name)
+    ):
         return []
     return index.stated_families[name]
 
@@ -1148,11 +1153,10 @@ def _sole_explanation(
     explaining = []
     for scored in candidates:
         required = index.required[scored.task]
-        task_ops = set(index.signatures[scored.task].ops) | required
         if (
             not is_fused(sorted(required))
             and required <= set(facts.handwritten)
-            and shown <= task_ops | implied_ops(task_ops)
+            and shown <= _done_by(index, scored.task)
         ):
             explaining.append(scored)
     return explaining[0] if len(explaining) == 1 and explaining[0].score >= SOLE_FLOOR else None
@@ -1432,19 +1436,19 @@ def _a_layer_of_a_network(index: TaskIndex, t: int, layers: set[str]) -> bool:
     """Whether `t` is a fused task named after its ops that lacks layers the row shows (`layers`,
     shown by no inference): `conv2d_relu_bias_add` is no task of a row that also batch-normalises.
     Fresh rows renamed: 1 wrong fewer, 2 more flagged as ties; golden and controls unchanged."""
+    return index.named[t] and is_fused(sorted(index.required[t])) and bool(layers - _done_by(index, t))
+
+
+def _done_by(index: TaskIndex, t: int) -> set[str]:
+    """The ops task `t` does (its reference's and its name's) and those they are carried out with."""
     task_ops = set(index.signatures[t].ops) | index.required[t]
-    return (
-        index.named[t]
-        and is_fused(sorted(index.required[t]))
-        and bool(layers - task_ops - implied_ops(task_ops))
-    )
+    return task_ops | implied_ops(task_ops)
 
 
 def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[str]) -> bool:
     """Whether a document shows strong ops a single-op task neither is nor is carried out with:
     a fused kernel's helper named `Gelu` or `GroupNorm` names one step, not the task it solves."""
-    task_ops = set(index.signatures[t].ops) | index.required[t]
-    allowed = task_ops | implied_ops(task_ops)
+    allowed = _done_by(index, t)
     return any(strength(op) == STRONG and op not in allowed for op in present - inferred)
 
 

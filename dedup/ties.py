@@ -152,8 +152,7 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     parameters do (`hidden` of `hidden_size`: every solution of a GRU says it). Dev, renamed:
     186 -> 197 right, still 3 wrong; 2 to 4 names give the same."""
     sigs = [index.signatures[t] for t in tied]
-    names = [set(task_name_words(sig.task)) - NAME_STOP_WORDS for sig in sigs]
-    spoken = {w for sig in sigs for p in sig.init_params for w in split_identifier(p)}
+    names, spoken = _name_words(index, tied)
     # An op's own name that every tied task computes is the row's step, not a name: `gather` of a
     # `take_along_dim` row (it gathers) tells it from no `gather` task. A qualifier stays telling
     # (`frobenius`, a norm l2_norm computes too).
@@ -165,6 +164,14 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     return said if said and len(said) < len(tied) else tied
 
 
+def _name_words(index: TaskIndex, tied: list[int]) -> tuple[list[set[str]], set[str]]:
+    """Each tied task's name words (stop words aside), and the words their constructors'
+    parameters are named with: every solution of either says those (`hidden` of `hidden_size`)."""
+    sigs = [index.signatures[t] for t in tied]
+    names = [set(task_name_words(sig.task)) - NAME_STOP_WORDS for sig in sigs]
+    return names, {w for sig in sigs for p in sig.init_params for w in split_identifier(p)}
+
+
 _NEGATIONS = frozenset({"no", "non", "without"})
 
 
@@ -174,10 +181,9 @@ def plain_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     task says how it differs, as `named_apart` reads it."""
     if len(tied) < 2:
         return tied
-    names = [set(task_name_words(index.signatures[t].task)) - NAME_STOP_WORDS for t in tied]
+    names, spoken = _name_words(index, tied)
     if any(ws & _NEGATIONS for ws in names):  # `net_vlad_no_ghost_clusters` is no qualified one
         return tied
-    spoken = {w for t in tied for p in index.signatures[t].init_params for w in split_identifier(p)}
 
     def unsaid_qualifier(plain: set[str], qualified: set[str]) -> bool:
         added = qualified - plain - spoken
