@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from dedup.idioms import handwritten_ops
+from dedup.idioms import handwritten_ops, may_show_unworded
 from dedup.names import op_name_key
 from dedup.structure import (
     STRUCTURE_FLOOR,
@@ -285,6 +285,8 @@ def candidate_facts(
         if op not in facts.ops:
             facts.ops[op] = shown
             (facts.incidental if incidental else facts.handwritten).append(op)
+        elif not incidental:
+            facts.handwritten.append(op)  # a word said it, and the code's shape does it
     for op, parts in COMPOSITES:
         if op not in facts.ops and all(p in facts.ops for p in parts):
             facts.ops[op] = "+".join(facts.ops[p] for p in parts)
@@ -1134,6 +1136,13 @@ def repeated_model_lines(sig: TaskSignature, code: str) -> list[str]:
 SOLE_FLOOR = 0.3
 
 
+def _forward_is(index: TaskIndex, t: int, required: frozenset[str]) -> bool:
+    """Whether the task's forward does no strong op beyond those it requires and their helpers
+    (`efficientnet_mb_conv` requires a conv, and batch-norms and activates besides)."""
+    forward = {op for op in index.signatures[t].forward_ops if strength(op) == STRONG}
+    return forward <= required | implied_ops(required)
+
+
 def _sole_explanation(
     index: TaskIndex, candidates: list[SemanticScore], facts: CandidateFacts
 ) -> SemanticScore | None:
@@ -1155,6 +1164,7 @@ def _sole_explanation(
         required = index.required[scored.task]
         if (
             not is_fused(sorted(required))
+            and _forward_is(index, scored.task, required)  # a block of layers is not one op
             and required <= set(facts.handwritten)
             and shown <= _done_by(index, scored.task)
         ):
@@ -1309,6 +1319,8 @@ def _may_match(code: str, index: TaskIndex, extra_names: Sequence[str]) -> bool:
     if index.weak_forms and may_show_a_form(code):
         return True
     if "Maxs" in code and "Mins" in code:  # a clamp in AscendC's calls: a hard sigmoid or tanh (dedup.idioms)
+        return True
+    if may_show_unworded(code):  # an Adam step, a norm's moments (dedup.idioms)
         return True
     if index.arithmetic_words is not None and index.arithmetic_words.search(squashed) and arithmetic_op(code):
         return True

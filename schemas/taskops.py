@@ -174,6 +174,8 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "prefix_sum": ("cumsum",),
     "cumprod": ("cumprod",),
     "cumulative_product": ("cumprod",),
+    "prefix_product": ("cumprod",),
+    "running_product": ("cumprod",),
     "prod": ("prod",),
     "product": ("prod",),
     # A product of two vectors or matrices is a matmul's, not a reduction by multiplication:
@@ -398,7 +400,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "batch_norm": ("norm",),
     "rms_norm": ("norm",),
     "cross_entropy": ("log_softmax", "softmax", "logsumexp", "gather"),
-    "triplet": ("norm",),
+    "triplet": ("norm", "hinge"),  # max(d(a, p) - d(a, n) + margin, 0)
     "hinge": ("relu",),  # max(0, 1 - y * t)
     "cosine_similarity": ("norm",),
     "grid_sample": ("interpolate",),

@@ -139,6 +139,39 @@ def _ops(code: str) -> dict[str, bool]:
         ("// y = clamp(x + 3, 0, 6) / 6", "hardsigmoid"),
         ('m.def("op", &op, "relu6(x + 3) / 6");', "hardsigmoid"),
         ("AscendC::ReduceMin(m, x, w, n, /*calIndex=*/true);", "argmin"),
+        ("Abs(d, x, n);\n  Adds(d, d, 1.0f, n);   // 1 + |x|\n  Div(y, x, d, n);", "softsign"),
+        ("out[i] = v / (1.0f + fabsf(v));", "softsign"),
+        (
+            "Abs(a, a, n);   // |d|\n  Mins(c, a, 1.0f, n);\n  Axpy(a, c, -0.5f, n);\n  Mul(c, c, a, n);",
+            "huber",
+        ),
+        ("float ad = fabsf(d);\nl = ad < 1.0f ? 0.5f * d * d : ad - 0.5f;", "huber"),
+        ("GM_ADDR logits, GM_ADDR labels\n  Ln(sums, sums, n);", "cross_entropy"),
+        (
+            "float mHat = m / (1 - powf(beta1, t));\nfloat vHat = v / (1 - powf(beta2, t));\nSqrt(s, vHat, n);",
+            "adam",
+        ),
+        (
+            "for (uint32_t i = 0; i < len; ++i) {\n  acc = acc * xl.GetValue(i);\n  yl.SetValue(i, acc);\n}",
+            "cumprod",
+        ),
+        (
+            "Mul(sq, x, x, n);\n  Add(acc, acc, sq, n);\n  ReduceSum(s, acc, w, n);\n  return 1.0f / sqrt(total);",
+            "norm",
+        ),
+        (
+            "// statistics over batch and all spatial positions\nfloat var = sq * invCnt - mean * mean;",
+            "batch_norm",
+        ),
+        (
+            "// one (n, c) plane\nfloat var = s2 / static_cast<float>(planeElems) - mean * mean;",
+            "instance_norm",
+        ),
+        # a chain explained line by line: a comment after each call
+        (
+            "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
+            "hinge",
+        ),
         (
             "Compare(mask, cur, best, CMPMODE::GT, n);\nSelect(best, mask, cur, best, mode, n);\n"
             "Duplicate(step, (float)r, n);\nSelect(bestIdx, mask, step, bestIdx, mode, n);",
@@ -177,6 +210,11 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "ReduceMax(m, x, w, n, false);",  # the maximum alone
         "ReduceMax<float>(y, x, tmp, srcShape, true);",  # a shape, then the pattern API's padding flag
         "if (err > worst) { worst = err; worstIdx = i; }",  # a host's check of its results
+        "sumLoss *= invBatch;\noutGm.SetValue(0, sumLoss);",  # a total scaled once: no running product
+        # a linear interpolation's weight, 1 - min(|d|, 1): no smooth L1
+        "Abs(t, d, n);\n  Mins(t, t, 1.0f, n);\n  Muls(t, t, -1.0f, n);\n  Adds(t, t, 1.0f, n);",
+        "float beta1 = 0.9f, beta2 = 0.999f;",  # decay rates and no root: a setting
+        "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
@@ -495,3 +533,47 @@ def test_a_hard_sigmoid_written_out_places_its_renamed_row() -> None:
     assert "hardsigmoid" not in _ops(
         "float t = fminf(fmaxf(x + 3.0f, 0.0f), 6.0f); y = x * clamp(x + 3, 0, 6) / 6;"
     )
+
+
+def test_an_optimizer_step_no_word_names_passes_the_pre_test_and_is_placed() -> None:
+    # A renamed Adam step has no strong op word left in it; its two decay rates and its root
+    # show the op, and the pre-test (`dedup.tasks._may_match`) lets the row through for them.
+    adam = """import torch
+class Model(torch.nn.Module):
+    def forward(self, p, g, m, v):
+        return torch.optim.Adam
+"""
+    index = _index({"adam": adam, "relu": _single("torch.relu(x)")})
+    row = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR p, GM_ADDR g, GM_ADDR m, GM_ADDR v) {\n'
+        "  float b1 = beta1, b2 = beta2;\n  Muls(m, m, b1, n);\n  Muls(v, v, b2, n);\n"
+        "  Sqrt(s, v, n);\n  Adds(s, s, eps, n);\n  Div(u, m, s, n);\n  Sub(p, p, u, n);\n}\n"
+    )
+    facts, _ = candidate_facts(row)
+    assert "adam" in facts.ops
+    match, _ = match_document(row, index)
+    assert match is not None and _task(index, match) == "adam"
+
+
+def test_one_explanation_is_an_op_never_a_block_of_layers() -> None:
+    # A conv, a batch norm and a scale, renamed: the conv its weight's layout shows and a word
+    # says. A block that requires only its conv (its other layers are weak or helpers) explains
+    # that too, but its forward does more: it is no single op's task (a wrong placement before).
+    block = """import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.bn = nn.BatchNorm2d(8)
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)))
+"""
+    index = _index({"conv_block": block, "relu": _single("torch.relu(x)")})
+    row = (
+        "// w: [out_channels, in_channels, kh, kw]\nvoid op_zulu() { conv_window(acc, x, w); }\n"
+        "// batch norm folded: y = (acc - mean) * rstd\n"
+    )
+    match, facts = match_document(row, index)
+    assert "conv" in facts.handwritten
+    assert _task(index, match) != "conv_block"
