@@ -859,7 +859,7 @@ def match_document(
     ]
     for t in _stated_weak_tasks(index, numbers, present, set(facts.dims)):
         scored = semantic_score(index, t, facts, words, numbers)
-        if scored.constants >= VALUE_CLAIM_AGREEMENT:
+        if scored.constants >= VALUE_CLAIM_AGREEMENT and t not in {s.task for s in candidates}:
             candidates.append(scored)
     claimed = {s.task for s in candidates}
     formed = set(_weak_form_tasks(index, code, facts))
@@ -1269,12 +1269,15 @@ def _weak_steps_called(required: frozenset[str], called: frozenset[str]) -> bool
     alone is not. (A header of vector wrappers calls everything: ops-fft's SIMD helpers.)"""
     heavy = required & _HEAVY
     steps = required - heavy
+    # A clamp is a `Maxs` (its lower bound), a `Mins` (its upper) or both.
+    bounds = {"max", "min"} if "clamp" in steps else set()
+    done = called | ({"clamp"} if called & bounds else set())
     return (
-        len(heavy) == 1
+        len(distinct_ops(heavy)) == 1
         and is_fused(sorted(required))
         and bool(steps)
-        and steps <= called
-        and not called - steps - ARITHMETIC.ops
+        and steps <= done
+        and not called - steps - bounds - ARITHMETIC.ops
     )
 
 

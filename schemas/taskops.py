@@ -183,6 +183,7 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "dot_product": ("matmul",),
     "inner_product": ("matmul",),
     "matrix_product": ("matmul",),
+    "antialias": ("interpolate",),  # only a resize filters before it samples
     # Linear attention is a kind of attention (a kernel feature map instead of a softmax), not an
     # attention and a linear layer: `linear_attention` requires no matmul of its own.
     "linear_attention": ("attention",),

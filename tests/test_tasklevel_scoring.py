@@ -753,6 +753,30 @@ def test_a_fused_task_of_a_heavy_op_and_weak_steps_is_claimed_when_vector_calls_
     assert match_document(wrappers, index)[0] is None
 
 
+def test_a_transposed_conv_clamped_by_its_calls_is_claimed_once() -> None:
+    # A transposed conv is one heavy op though its words show a conv too, and its clamp is the
+    # `Maxs` and `Mins` that bound it.
+    transposed_clamp = _reference("        x = torch.clamp(x, min=-0.2, max=0.2)").replace(
+        "nn.Conv2d", "nn.ConvTranspose2d"
+    )
+    index = _index({"conv_transpose2d_clamp": transposed_clamp})
+    row = _conv_kernel(
+        "  // transposed convolution, scattered taps\n"
+        "  Maxs(y, acc, -0.2f, n);\n  Mins(y, y, 0.2f, n);  // clamp to [-0.2, 0.2]"
+    ).replace("ConvWindow", "ConvTransposeWindow")
+    assert _task(index, match_document(row, index)[0]) == "conv_transpose2d_clamp"
+    # a call of another step beside them is work the task does not do
+    extra = row.replace("Mins(y, y, 0.2f, n);", "Mins(y, y, 0.2f, n); Exp(y, y, n);")
+    assert match_document(extra, index)[0] is None
+    # Claimed by the calls and by the shapes it states, the task is one candidate: it had tied
+    # with itself.
+    stated = row.replace(
+        "transposed convolution,", "transposed convolution of x (10, 6, 30, 30) by w (6, 12, 3, 3),"
+    )
+    match = match_document(stated, index)[0]
+    assert match is not None and _task(index, match) == "conv_transpose2d_clamp" and not match.tied
+
+
 def test_a_weak_word_of_the_name_that_forward_does_not_compute_is_not_required() -> None:
     # `conv_transpose3d_sum_residual_add_...`'s "sum" is its bias add: a row doing every step of
     # the reference had been refused the task for showing no sum. A sum forward takes stays.
@@ -955,3 +979,11 @@ def test_a_row_that_shows_a_networks_layers_is_no_fused_task_that_lacks_them() -
     ):
         match, _ = match_document(_conv_kernel(layer + epilogue), index)
         assert _task(index, match) != "conv2d_relu_bias_add", layer
+
+
+def test_a_resize_that_filters_before_it_samples_names_its_op() -> None:
+    # `resize_with_antialias` says no op's word but "antialias": read as an interpolation, the
+    # task is claimed by what a renamed row does, not only by its name.
+    from schemas.taskops import name_ops
+
+    assert name_ops("resize_with_antialias") == ["interpolate"]
