@@ -72,6 +72,12 @@ def _running(cmp: str) -> str:
     return rf"{_VAR}\s*=\s*\(?\s*{_VAR}\s*{cmp}=?\s*\1\s*\)?\s*\?\s*\2\s*:\s*\1\b"
 
 
+# values centred on their mean: a `Sub`, `x - mean`, an `Adds` of the negated mean (`-m`, `-mu`,
+# `negMean`), or said ("the mean subtraction")
+_CENTRED = (
+    rf"(?:\bSub{_CALL}|-\s*(?:this->)?\w{{0,64}}[mM]ean\b|\b[nN]eg_?[mM]ean|\bAdds{_CALL}[^;]{{0,200}}?,\s*-\s*(?:m|mu|mean)\s*,"
+    r"|\bmean\s+subtraction\b|\bsubtract(?:s|ing)?\s+the\s+mean\b)"
+)
 # a variance from the first two moments: `ex2 - mean * mean`, `sumSq / n - mean * mean`
 _MOMENTS = (
     r"(?:\b\w{1,64}|\))\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
@@ -237,7 +243,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "norm",
         "ReduceSum",
-        rf"(?s)^(?!.*(?:\bSub{_CALL}|-\s*(?:this->)?\w{{0,64}}[mM]ean\b|\b[nN]eg_?[mM]ean))"
+        rf"(?s)^(?!.*{_CENTRED})"
         rf"(?=.*(?P<shown>\bMul{_CALL}\s*\w{{1,64}}\s*,\s*{_VAR}\s*,\s*\2\s*[,)].{{0,1200}}?\bReduceSum\b"
         rf".{{0,1200}}?\bR?[sS]qrt\w{{0,8}}\s*\())",
         lead=r"\bReduceSum\b",
@@ -248,7 +254,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "rms_norm",
         "eps",
-        rf"(?s)^(?!.*(?:\bSub{_CALL}|-\s*(?:this->)?\w{{0,64}}[mM]ean\b|\b[nN]eg_?[mM]ean))"
+        rf"(?s)^(?!.*{_CENTRED})"
         rf"(?=.*(?P<shown>\bMul{_CALL}\s*\w{{1,64}}\s*,\s*{_VAR}\s*,\s*\2\s*[,)].{{0,800}}?"
         rf"\bAdds{_CALL}[^;]{{0,200}}?\beps\w{{0,16}}[^;]{{0,64}};{_STEPS}R?[sS]qrt{_CALL}))",
         lead=rf"\bAdds{_CALL}[^;]{{0,200}}?\beps",
@@ -466,6 +472,17 @@ IDIOMS: tuple[Idiom, ...] = (
         r"\s*\)\s*\*\s*(?:this->)?\b\w{0,64}?(?:[iI]nv|[rR]std|[rR]sqrt|[iI]std)))",
         True,
         lead=r"-\s*(?:this->)?\w{0,64}mean\w{0,64}\s*\)\s*\*",
+    ),
+    # values centred, an epsilon added and a root taken, an affine `gamma` and `beta`, and each
+    # row (the last dim) normalised: a layer norm (a group's, a plane's or a batch's statistics are
+    # other norms')
+    _idiom(
+        "layer_norm",
+        "eps",
+        rf"(?s)^(?!.*\b(?:\w{{0,32}}[gG]roups?\w{{0,32}}|hw|HW|[pP]lane\w{{0,16}}|over\s(?:the\s)?batch)\b)"
+        rf"(?=.*{_CENTRED})(?=.*\bgamma\w{{0,16}}\b)(?=.*\bbeta\w{{0,16}}\b)(?=.*\beps\w{{0,16}}\b)"
+        r"(?=.*(?P<shown>\b\w{0,32}[rR]ow_?[nN]orm\w{0,32}|\b[lL]ast[ _-]?(?:dim|axis)\b|\bnormalized_shape\b))",
+        lead=r"[rR]ow_?[nN]orm|[lL]ast[ _-]?(?:dim|axis)|normalized_shape",
     ),
     # a variance from the moments, with its statistics said to be taken over the batch (`over
     # batch`, `N*H*W`) and no plane's: a batch norm (a per-channel scale is any layer's)

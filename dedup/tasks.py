@@ -913,6 +913,7 @@ def match_document(
     if chained is not None and (best is None or best.task != chained.task):
         best, basis, tied = chained, "forward chain", []  # its own forward, call by call
     if best is None and tied:
+        tied = _firmly_shown(index, tied, facts)
         kept = settle_tie(index, [s.task for s in tied], f"{code}\n{prose}", _stated_definition(code), words)
         tied = [s for s in tied if s.task in kept]
         best, basis = (tied[0] if len(tied) == 1 else None), "tie settled"
@@ -951,6 +952,15 @@ def match_document(
         judged[0].alternatives = judged[1:]
         return judged[0], facts
     return None, facts
+
+
+def _firmly_shown(index: TaskIndex, tied: list[SemanticScore], facts: CandidateFacts) -> list[SemanticScore]:
+    """The tied tasks whose every required op the row shows by a word, a call or a specific
+    shape, when some are: an op only inferred or incidental (a mean read as an average pool)
+    completes a task, but a sibling that needs no such op is the better supported."""
+    doubtful = _not_extra_work(facts)
+    firm = [s for s in tied if not index.required[s.task] & doubtful]
+    return firm if firm else tied
 
 
 NETWORK_AGREEMENT, NETWORK_MARGIN = 0.5, 0.1

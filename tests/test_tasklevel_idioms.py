@@ -167,6 +167,11 @@ def _ops(code: str) -> dict[str, bool]:
             "// one (n, c) plane\nfloat var = s2 / static_cast<float>(planeElems) - mean * mean;",
             "instance_norm",
         ),
+        (
+            "class RowNormKernel {\n  Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);\n"
+            "  Mul(y, r, gamma, n);\n  Add(y, y, beta, n);",
+            "layer_norm",
+        ),
         # a chain explained line by line: a comment after each call
         (
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
@@ -214,6 +219,8 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # a linear interpolation's weight, 1 - min(|d|, 1): no smooth L1
         "Abs(t, d, n);\n  Mins(t, t, 1.0f, n);\n  Muls(t, t, -1.0f, n);\n  Adds(t, t, 1.0f, n);",
         "float beta1 = 0.9f, beta2 = 0.999f;",  # decay rates and no root: a setting
+        # values centred on their mean (an `Adds` of `-m`), squared and rooted: no RMS norm
+        "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
         "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
     ],
 )

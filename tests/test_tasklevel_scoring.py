@@ -987,3 +987,21 @@ def test_a_resize_that_filters_before_it_samples_names_its_op() -> None:
     from schemas.taskops import name_ops
 
     assert name_ops("resize_with_antialias") == ["interpolate"]
+
+
+def test_of_tied_siblings_the_one_needing_no_inferred_op_is_placed() -> None:
+    # A conv, a layer norm and a GELU. Its "avg" is read as an average pool too, which completes
+    # the sibling that pools: the two tie. The sibling that needs no op the row only implies is
+    # the better supported (fresh rows: a transposed conv's layer norm, 3 placed right).
+    plain = _reference("        x = F.layer_norm(x, x.shape[-1:])\n        x = F.gelu(x)")
+    pooled = _reference(
+        "        x = F.layer_norm(x, x.shape[-1:])\n        x = F.avg_pool2d(x, 2)\n        x = F.gelu(x)"
+    )
+    index = _index({"conv2d_layer_norm_gelu": plain, "conv2d_layer_norm_avg_pool_gelu": pooled})
+    row = _conv_kernel(
+        "  // conv2d, layer norm over the last dim (its avg and variance), gelu\n"
+        "  LayerNorm(y, acc, gamma, beta, n);\n  Gelu(y, y, n);"
+    )
+    match, facts = match_document(row, index)
+    assert "avg_pool" in facts.inferred
+    assert match is not None and _task(index, match) == "conv2d_layer_norm_gelu" and not match.tied
