@@ -584,3 +584,17 @@ class Model(nn.Module):
     match, facts = match_document(row, index)
     assert "conv" in facts.handwritten
     assert _task(index, match) != "conv_block"
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [
+        ("// batch normalisation computed from the current batch", "batch_norm"),
+        ("// then group normalisation over 8 groups", "group_norm"),
+        ("class ConvBatchStatNormScale {", "batch_norm"),  # the statistics of the current batch
+        ("// normalised with batch statistics (training mode)", "batch_norm"),
+    ],
+)
+def test_a_norm_spelt_the_british_way_or_by_its_statistics_is_read(text: str, op: str) -> None:
+    facts, _ = candidate_facts(text)
+    assert op in facts.ops
