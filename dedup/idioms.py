@@ -192,6 +192,16 @@ IDIOMS: tuple[Idiom, ...] = (
         "min",
         rf"\bf?min\w*\s*\(\s*f?max\w*\s*\(\s*[^,()]{{1,64}}?\s*,\s*-\s*{_ONE}\s*\)\s*,\s*{_ONE}\s*\)",
     ),
+    # bounds of -1 and 1 named as a clamp's (`clipLo = -1.0f, clipHi = 1.0f`, `Attr("clip_min")
+    # ... Float(-1.0f)`), in a row that clamps by them: a hard tanh
+    _idiom(
+        "hardtanh",
+        "Mins",
+        r"(?s)^(?=.*\b(?:Mins|fminf?|clamp)\b)(?=.*(?P<shown>\b\w{0,32}(?:[mM]in|[lL]o|[lL]ow|LO|MIN)\w{0,8}\b[^;\n]{0,40}?"
+        r"-\s*1(?:\.0*)?[fF]?(?![\w.])[^\n]{0,200}?\n?[^\n]{0,200}?\b\w{0,32}(?:[mM]ax|[hH]i|[hH]igh|HI|MAX)\w{0,8}\b"
+        r"[^;\n]{0,40}?(?<![-\w.])1(?:\.0*)?[fF]?(?![\w.])))",
+        lead=r"-\s*1(?:\.0*)?[fF]?(?![\w.])",
+    ),
     # t = v + 3, clamped, and v times t with a 6 in between (`* (1.0f / 6.0f)`, `> 6.0f`), all
     # within a few lines: a hard swish
     _idiom(

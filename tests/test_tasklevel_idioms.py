@@ -172,6 +172,12 @@ def _ops(code: str) -> dict[str, bool]:
             "  Mul(y, r, gamma, n);\n  Add(y, y, beta, n);",
             "layer_norm",
         ),
+        ("float clipLo = -1.0f, clipHi = 1.0f;\nMaxs(d, d, clipLo, n);\nMins(d, d, clipHi, n);", "hardtanh"),
+        (
+            'this->Attr("clip_min").AttrType(OPTIONAL).Float(-1.0f);\nthis->Attr("clip_max").AttrType(OPTIONAL).Float(1.0f);\n'
+            "Mins(y, y, hi, n);",
+            "hardtanh",
+        ),
         # a chain explained line by line: a comment after each call
         (
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
@@ -219,6 +225,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # a linear interpolation's weight, 1 - min(|d|, 1): no smooth L1
         "Abs(t, d, n);\n  Mins(t, t, 1.0f, n);\n  Muls(t, t, -1.0f, n);\n  Adds(t, t, 1.0f, n);",
         "float beta1 = 0.9f, beta2 = 0.999f;",  # decay rates and no root: a setting
+        "float lo = -1.0f, hi = 2.0f;\nMins(y, y, hi, n);",  # a clamp to [-1, 2]
         # values centred on their mean (an `Adds` of `-m`), squared and rooted: no RMS norm
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
         "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
