@@ -191,11 +191,22 @@ def required_ops(signature: TaskSignature) -> list[str]:
     if computed:
         computed |= implied_ops(computed)
         kept = {op for op in named if strength(op) != WEAK or op in computed}
+        # A strong op of the name that `forward` does not do is a misnamed task's
+        # (`gemm_batch_norm_gelu_group_norm_mean_relu` does no group norm): a row that does
+        # what the reference does solves it.
+        kept = {op for op in kept if not _done_nowhere(op, set(signature.forward_ops))}
         # ... unless that leaves the task its heavy op alone, a plain conv's sibling (a plain
         # transposed conv had been placed on `conv_transpose3d_sum_residual_add_...`)
         if len(distinct_ops(kept)) >= 2:
             named = sorted(kept)
     return sorted(set(named))
+
+
+def _done_nowhere(op: str, forward: set[str]) -> bool:
+    """Whether `forward` neither does this strong op nor an op it is carried out with (a swish
+    written out as `x * torch.sigmoid(x)` is done, and a global average pool as a mean)."""
+    done_with = implied_ops({op}) | ({"mean"} if op == "avg_pool" else set())  # a global average pool
+    return strength(op) == STRONG and op not in forward and not done_with & forward
 
 
 def scored_ops(signature: TaskSignature, required: frozenset[str]) -> frozenset[str]:

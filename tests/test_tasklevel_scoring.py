@@ -25,6 +25,27 @@ from tests.test_dedup_helpers import run_cli
 from tests.test_tasklevel import _items, _write  # the same mini benchmark of named references
 
 
+def test_a_strong_op_the_name_says_and_forward_never_does_is_not_required() -> None:
+    # A misnamed task: its name says a group norm, its forward does a batch norm. A row that does
+    # what the reference does solves it; a swish written out as x * sigmoid(x) is still done,
+    # and a global average pool taken as a mean.
+    from dedup.tasks import required_ops
+
+    misnamed = read_reference(
+        "conv2d_batch_norm_group_norm_relu",
+        _reference("        x = torch.relu(F.batch_norm(x, None, None, training=True))"),
+    )
+    assert required_ops(misnamed) == ["batch_norm", "conv", "relu"]
+    swish = read_reference(
+        "conv2d_swish_scaling", _reference("        x = x * torch.sigmoid(x)\n        x = x * 2.0")
+    )
+    assert "swish" in required_ops(swish)
+    pooled = read_reference(
+        "conv2d_global_avg_pool_relu", _reference("        x = torch.relu(torch.mean(x, dim=[2, 3]))")
+    )
+    assert "avg_pool" in required_ops(pooled)
+
+
 def _reference(forward: str, constants: str = "", params: str = "") -> str:
     return f"""import torch
 import torch.nn as nn
