@@ -59,6 +59,8 @@ def settle_tie(
     297 / 3, batches 1-14 +9 right, 1 wrong fewer, no control moved) and, for siblings whose
     names state the same ops in another order, the order the row first names them in
     (`in_the_order_named`; golden 297 / 3 -> 299 / 3, batches 1-14 +5 right, +1 wrong).
+    Session 17 added a kernel of one extent (`cfg.k * cfg.k`, `[Cout, Cin, K, K]`): fresh rows
+    renamed +2 right, +1 wrong (a tie of two wrong tasks narrowed to one), conv ties narrowed.
     Session 16 added: the sizes a binding's checks pin equal (`pinned_equal`), the kinds a
     constructor declares its parameters with (`declared_kinds`), an operand a binding transposes,
     the switches a reference's calls are made with (`align_corners`), and last, of siblings, the
@@ -80,6 +82,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     switches = {parameter_key(name): on for name, on in stated_switches(code).items()}
     kinds = declared_kinds(module_constructors(code).values())
     pinned = pinned_equal(code)
+    one_extent = one_kernel_extent(code)
     # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
     orders = {tuple(name_ops(index.signatures[t].task)) for t in tied}
     permuted = len(orders) > 1 and len({frozenset(order) for order in orders}) == 1
@@ -89,6 +92,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         lambda sig: transposed is not None and set(sig.transposed) == transposed,
         lambda sig: "input" in square and _square(sig.input_dims[:1]),
         lambda sig: "kernel" in square and _square(sig.weight_dims[:1]),
+        lambda sig: one_extent and _square(sig.weight_dims[:1]),
         lambda sig: "input" in pinned and _equal_at(sig.input_dims[:1], pinned["input"]),
         lambda sig: "kernel" in pinned and _equal_at(sig.weight_dims[:1], pinned["kernel"]),
         lambda sig: (
@@ -239,6 +243,22 @@ def square_only(code: str) -> set[str]:
     if "!=" not in code:
         return set()
     return {role for check in _SQUARE_CHECK.finditer(code) if (role := _role(check.group(1).rstrip("_")))}
+
+
+# A kernel of one extent: its weight indexed by that size squared (`cfg.k * cfg.k`) or laid out
+# `[Cout, Cin, K, K]`; a kernel of two names them apart (`KH`, `kernelW`, `kernel_h`).
+_ONE_EXTENT = re.compile(
+    r"\b(?:\w{1,32}(?:\.|->))?(k|K|ks|kSize|ksize|kernelSize|kernel_size)\s{0,4}\*\s{0,4}(?:\w{1,32}(?:\.|->))?\1\b"
+    r"|\[\s{0,4}\w{1,16}\s{0,4},\s{0,4}\w{1,16}(?:\s{0,4}/\s{0,4}\w{1,16})?\s{0,4},\s{0,4}(K|k)\s{0,4},\s{0,4}\2\s{0,4}\]"
+)
+_TWO_EXTENTS = re.compile(
+    r"\b(?:KH|KW|kH|kW|kh_?size|kw_?size|[kK]ernel_?[hHwW]\w{0,16}|k_?[hH]eight|k_?[wW]idth|[kK]ernel(?:Height|Width))\b"
+)
+
+
+def one_kernel_extent(code: str) -> bool:
+    """Whether the row's convolution kernel has one extent, height and width alike."""
+    return _ONE_EXTENT.search(code) is not None and _TWO_EXTENTS.search(code) is None
 
 
 def _role(name: str) -> str:

@@ -472,6 +472,22 @@ def test_a_row_that_refuses_a_non_square_kernel_settles_a_tie_between_siblings()
     assert match is not None and len(match.tied) == 1
 
 
+def test_a_kernel_of_one_extent_settles_a_tie_between_square_and_wide_kernel_siblings() -> None:
+    # The weight indexed by one kernel size squared: the row convolves square kernels only. A
+    # row that names a kernel height and width apart does both.
+    wide = TIED_SIBLINGS["conv2d_hardtanh_scale_shifted"].replace(
+        "return [6, 12, 3]", "return [6, 12, (3, 5)]"
+    )
+    index = _index({**TIED_SIBLINGS, "conv2d_hardtanh_scale_shifted": wide})
+    row = _conv_kernel(TIED_BODY)
+    one = "float w = wGm.GetValue(((co * cin + ci) * cfg.k + kh) * cfg.k + kw);  // cfg.k * cfg.k taps\n"
+    match, _ = match_document(one + row, index)
+    assert _task(index, match) == "conv2d_hardtanh_scale_centred" and match.tied == []
+    two = one + "for (uint32_t kh = 0; kh < KH; ++kh) {}\n"
+    match, _ = match_document(two + row, index)
+    assert match is not None and len(match.tied) == 1
+
+
 def _recurrent(module: str, returned: str) -> str:
     unpack = "out, state" if module == "LSTM" else "out, h_n"
     return f"""import torch
