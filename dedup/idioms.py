@@ -336,6 +336,16 @@ IDIOMS: tuple[Idiom, ...] = (
         r"\s*(?:\w{1,64}\.SetValue\(\s*[A-Za-z_][^,;]{0,63},\s*\1\s*\)|\w{1,64}\s*\[\s*[A-Za-z_][^\];]{0,63}\]\s*=\s*\1\s*;)",
         lead=r"\*=|=\s*\w{1,64}\s*\*",
     ),
+    # an input named a mask and a scalar selected where it is set (AscendC's `Select` in its
+    # tensor-scalar mode, `mask[i] ? value : x[i]`): a masked fill (a `where` selects a tensor)
+    _idiom(
+        "masked_fill",
+        "mask",
+        r'(?s)^(?=.*(?:\bInput\("mask"\)|"name"\s*:\s*"mask"|\bGM_ADDR\s+mask\b))'
+        r"(?=.*(?P<shown>\bSelect\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\([^;]{0,400}?VSEL_TENSOR_SCALAR_MODE"
+        r"|\b\w{0,16}[mM]ask\w{0,16}\s*(?:\[[^\]\n]{1,64}\]|\.GetValue\([^)\n]{1,64}\))\s*(?:!=\s*0\s*)?\)?\s*\?))",
+        lead=r"[mM]ask",
+    ),
     # both moments' decay rates and a root: an Adam step (LAMB scales its step by a trust ratio)
     _idiom(
         "adam",

@@ -414,6 +414,7 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "cosine_similarity": ("norm",),
     "grid_sample": ("interpolate",),
     "cumprod": ("prod",),  # a running product: "the product of the elements so far"
+    "masked_fill": ("where",),  # a select of a scalar where the mask is set
     # the extreme, and the select (`where`) that keeps its position
     "argmax": ("max", "where"),
     "argmin": ("min", "where"),

@@ -178,6 +178,14 @@ def _ops(code: str) -> dict[str, bool]:
             "Mins(y, y, hi, n);",
             "hardtanh",
         ),
+        (
+            'this->Input("mask");\nSelect(y, bits, x, negInf, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);',
+            "masked_fill",
+        ),
+        (
+            "__aicore__ void Init(GM_ADDR x, GM_ADDR mask, GM_ADDR y)\ny[i] = mask[i] ? fillValue : x[i];",
+            "masked_fill",
+        ),
         # a chain explained line by line: a comment after each call
         (
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
@@ -225,6 +233,8 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # a linear interpolation's weight, 1 - min(|d|, 1): no smooth L1
         "Abs(t, d, n);\n  Mins(t, t, 1.0f, n);\n  Muls(t, t, -1.0f, n);\n  Adds(t, t, 1.0f, n);",
         "float beta1 = 0.9f, beta2 = 0.999f;",  # decay rates and no root: a setting
+        # a select of two tensors by a condition, no mask input: a where
+        "Select(y, cond, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);",
         "float lo = -1.0f, hi = 2.0f;\nMins(y, y, hi, n);",  # a clamp to [-1, 2]
         # values centred on their mean (an `Adds` of `-m`), squared and rooted: no RMS norm
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
