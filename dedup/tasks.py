@@ -890,6 +890,7 @@ def match_document(
         candidates = [s for s in candidates if not index.named[s.task] or _LAYERED & index.required[s.task]]
     fits = fitting_tasks(index, facts)
     best = max(candidates, key=lambda s: (s.score, -s.task), default=None)  # ties: the first task
+    numbered = _stated_numbers_outweigh(best, candidates)
     runner_up = max((s.score for s in candidates if s is not best), default=0.0)
     fitting = _only_fitting([s for s in candidates if s.score >= STRUCTURE_FLOOR], fits)
     if fitting is None and best is not None and best.score >= threshold:
@@ -898,7 +899,9 @@ def match_document(
         fitting = _only_fitting([s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN], fits)
     tied: list[SemanticScore] = []
     basis = "score"
-    if best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
+    if numbered is not best:
+        best, basis = numbered, "stated numbers"
+    elif best is not None and (best.score < threshold or best.score - runner_up < RUNNER_UP_MARGIN):
         if best.score >= max(threshold, TIE_FLOOR) and fitting is None:
             tied = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
         placed: tuple[SemanticScore | None, str] = (fitting, "structure")  # the one the structure fits
@@ -963,6 +966,26 @@ def match_document(
         judged[0].alternatives = judged[1:]
         return judged[0], facts
     return None, facts
+
+
+# A candidate whose numbers the row states nearly all of (`constants`, `_value_agreement`) and
+# whose ops it shows, close behind a best whose numbers it states none of, is placed instead: a
+# tanh-form GELU's 0.044715 and sqrt(2 / pi) are `min_gpt_new_gelu`'s, not the erf `gelu`'s.
+NUMBERS_AGREE, NUMBERS_BEHIND = 0.8, 0.1
+
+
+def _stated_numbers_outweigh(
+    best: SemanticScore | None, candidates: list[SemanticScore]
+) -> SemanticScore | None:
+    """The candidate the row's numbers place instead of the best, or the best."""
+    if best is None or best.constants > 0:
+        return best
+    stated = [
+        s
+        for s in candidates
+        if s.constants >= NUMBERS_AGREE and s.ops >= 0.9 and best.score - s.score < NUMBERS_BEHIND
+    ]
+    return stated[0] if len(stated) == 1 else best
 
 
 def _firmly_shown(index: TaskIndex, tied: list[SemanticScore], facts: CandidateFacts) -> list[SemanticScore]:

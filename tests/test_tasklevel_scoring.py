@@ -1026,3 +1026,28 @@ def test_of_tied_siblings_the_one_needing_no_inferred_op_is_placed() -> None:
     match, facts = match_document(row, index)
     assert "avg_pool" in facts.inferred
     assert match is not None and _task(index, match) == "conv2d_layer_norm_gelu" and not match.tied
+
+
+def test_the_numbers_a_row_states_outweigh_words_whose_task_states_none() -> None:
+    # A GELU in its tanh form: its 0.044715 and sqrt(2 / pi) are the tanh-form task's numbers;
+    # the erf GELU, whose words the row says as well, states none of them.
+    tanh_form = """import math
+import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+def get_inputs():
+    return [torch.rand(2000, 2000)]
+"""
+    index = _index({"gelu": _single("torch.nn.functional.gelu(x)"), "min_gpt_new_gelu": tanh_form})
+    row = (
+        "// y = gelu(x) = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * pow(x, 3))))\n"
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        "  Mul(t, x, x, n); Mul(t, t, x, n); Muls(t, t, 0.044715f, n); Add(t, t, x, n);\n"
+        "  Muls(t, t, 0.7978845608f, n); Tanh(t, t, n); Adds(t, t, 1.0f, n); Mul(y, t, x, n);\n"
+        "  Muls(y, y, 0.5f, n);  // 2000 x 2000\n}\n"
+    )
+    match, _ = match_document(row, index)
+    assert _task(index, match) == "min_gpt_new_gelu"
+    assert match is not None and match.basis == "stated numbers"
