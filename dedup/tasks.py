@@ -391,6 +391,10 @@ def literal_values(text: str) -> set[float]:
 # Words that make an identifier a switch or a mode of another instruction (`enRelu`, `reluMode`,
 # `ReluEnable`: the relu stage of a matmul's data copy, often off), not a computation it does.
 _SWITCH_WORDS = frozenset({"en", "enable", "enabled", "mode", "modes", "flag", "flags", "type", "types"})
+# Words of a position in a flat layout: "linear" beside them is no layer.
+_LAYOUT_WORDS = frozenset(
+    {"idx", "index", "indices", "offset", "offs", "pos", "position", "id", "addr", "plane", "flat"}
+)
 
 
 # Words that show an op as a name (`nn.Linear`, `q_linear`) and a property as a bare lower-case
@@ -406,6 +410,8 @@ def _identifier_ops(ident: str) -> tuple[tuple[str, str], ...]:
     words = split_identifier(ident)
     if len(words) > 1 and any(w in _SWITCH_WORDS for w in words):
         return ()
+    if "linear" in words and any(w in _LAYOUT_WORDS for w in words):
+        words = [w for w in words if w != "linear"]  # a flat position (`linearIdx`, `planeLinear`)
     return tuple(ops_of_words(words).items())
 
 

@@ -554,6 +554,10 @@ NOT_COMPUTATIONS = re.compile(
     r"|(?:buf|buffer|token|req|request|mem|memory|kv|block|page|cache|thread)_?pool"
     # A position encoding (a rotary or learnt one) is added to a sequence, not looked up by ids.
     r"|(?:rotary|positional|position|pos)_?(?:pos(?:ition)?_?)?(?:embedding|emb)s?"
+    # Linear as in a flat layout, not a layer: "the linear index", "a Linear chunk per block".
+    r"|\blinear\s{1,8}(?:index|indices|idx|offsets?|id|address|addr|layout|position|pos|chunks?|elements?"
+    r"|outputs?|memory|order|range|span)\b"
+    r"|\bpower[-_\s]{1,3}of[-_\s]{1,3}(?:two|2)\b"  # a size rounded, no exponent
     # A size: "product of leading dims", "the product of all dimensions but the last", "product
     # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]", "prod of normalized_shape".
     r"|\bproduct\s{1,8}(?:dims?|dimensions|sizes|shapes)\b"

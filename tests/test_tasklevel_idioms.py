@@ -615,3 +615,24 @@ class Model(nn.Module):
 def test_a_norm_spelt_the_british_way_or_by_its_statistics_is_read(text: str, op: str) -> None:
     facts, _ = candidate_facts(text)
     assert op in facts.ops
+
+
+@pytest.mark.parametrize(
+    ("text", "layer"),
+    [
+        ("// Linear chunk per block (ceil-div), then align", False),
+        ("// linear output elements handled per block", False),
+        ("uint32_t planeLinear = oh * w_out + ow;", False),
+        ("uint64_t linearIdx = blockIdx * tile + i;", False),
+        ("// Stable, power-of-two-ish blockDim", False),
+        ("self.fc = nn.Linear(4096, 10)", True),
+        ("// Linear layer, then relu", True),
+        ("q_linear(x)", True),
+    ],
+)
+def test_linear_as_a_flat_layout_is_no_layer(text: str, layer: bool) -> None:
+    # An EvoKernel pooling kernel's "linear chunk" and `planeLinear` had read as a matmul: extra
+    # work that kept it from its task.
+    ops = candidate_facts(text)[0].ops
+    assert ("matmul" in ops) is layer
+    assert "pow" not in ops
