@@ -514,6 +514,16 @@ IDIOMS: tuple[Idiom, ...] = (
         r"|\([nN],\s{0,4}[hH],\s{0,4}[wW]\)))",
         lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
     ),
+    # the same, each (sample, channel) plane named as the unit normalised (`per-(n, c)`, `N * C`
+    # planes) and no group or batch statistics said: an instance norm (specific: a task's alone)
+    _idiom(
+        "instance_norm",
+        "ean",
+        rf"(?s)^(?!.*\b(?:\w{{0,32}}[gG]roups?\w{{0,32}}|over\s(?:the\s)?batch|batch\s?stat\w{{0,16}})\b)"
+        rf"(?=.*(?P<shown>{_MOMENTS}))(?=.*(?:[pP]er[- ]?\(\s*(?:n|N|sample|batch)\s*,\s*(?:c|C|ch|channel)\s*\)"
+        r"|\bN\s?\*\s?C\b|\(\s*n\s*,\s*c\s*\)))",
+        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
+    ),
     # a variance from the moments, `ex2 - mean * mean`, over a plane (`hw`, `per (N, C)`): an
     # instance norm (incidental: a batch or group norm takes the same statistics, and a layer norm
     # beside words of a plane)

@@ -305,6 +305,27 @@ def test_a_window_without_a_running_maximum_is_no_max_pool(code: str) -> None:
     assert "max_pool" not in _ops(code)
 
 
+def test_an_instance_norm_names_its_planes_and_claims_its_task() -> None:
+    # Moments over each (sample, channel) plane, named as such: no longer incidental, the shape
+    # places a renamed instance norm on its single-op task. Groups or batch statistics said
+    # beside it make it the incidental shape again.
+    row = (
+        "// per-(n, c) plane standardisation\n"
+        "float mean = s1 * invCount;\nfloat var = s2 * invCount - mean * mean;\n"
+    )
+    assert _ops(row) == {"instance_norm": False}
+    assert _ops(row.replace("// per-(n, c)", "// per group of channels, per-(n, c)")) == {
+        "instance_norm": True
+    }
+    index = _index({"instance_norm": _single("torch.nn.functional.instance_norm(x)"), "relu": RELU})
+    kernel = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR y) {\n'
+        + row
+        + "  Sqrt(r, r, n);\n}\n"
+    )
+    assert _task(index, match_document(kernel, index)[0]) == "instance_norm"
+
+
 def test_a_normalisation_without_groups_is_no_group_norm() -> None:
     # A layer norm's shape: the statistics of a row, no group of channels.
     assert "group_norm" not in _ops("float mean = s * invCols;\ny[i] = (x[i] - mean) * rstd * gamma[i];")
