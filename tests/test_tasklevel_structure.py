@@ -656,6 +656,14 @@ def test_a_task_name_the_benchmark_misspells_is_read_spelt_right() -> None:
     assert _task(index, match) == "gru_birectional" and match.tied == []
 
 
+def test_a_cached_task_is_read_by_the_cache_a_row_names() -> None:
+    # `kv_cached_attention_inference`: a row takes a `k_cache` and a `v_cache`.
+    from schemas.taskops import task_name_words
+
+    assert "cache" in task_name_words("kv_cached_attention_inference")
+    assert "cache" in candidate_facts("GM_ADDR q, GM_ADDR k_cache, GM_ADDR v_cache")[1]
+
+
 def test_a_switch_a_reference_calls_with_settles_siblings_the_row_states_it_for() -> None:
     # `bilinear_upsample` interpolates with align_corners=False, its sibling with True; a row states
     # it in its own spelling (`alignCorners`, `ALIGN_CORNERS`).
