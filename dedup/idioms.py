@@ -224,6 +224,17 @@ IDIOMS: tuple[Idiom, ...] = (
         rf"\s*\)?\s*,[^;]{{0,128}};{_STEPS}Maxs{_CALL}[^;]{{0,400}};{_STEPS}Mins{_CALL}[^;]{{0,400}}?,\s*{_ONE}\s*\)?\s*,",
         lead=rf"\bMins{_CALL}",
     ),
+    # any affine step clamped to [0, 1], call by call (`Muls`, `Adds`, `Maxs` of 0, `Mins` of 1):
+    # a hard sigmoid with its slope and offset named (`alpha`, `beta`); a negation so clamped is
+    # a mask of valid positions (a grid sample's)
+    _idiom(
+        "hardsigmoid",
+        "Mins",
+        rf"\bMuls{_CALL}(?![^;]{{0,400}}?,\s*-\s*1(?:\.0*)?[fF]?\s*,)[^;]{{0,400}};{_NEXT}Adds{_CALL}[^;]{{0,400}};{_NEXT}"
+        rf"Maxs{_CALL}[^;]{{0,400}}?,\s*{_ZERO}\s*,"
+        rf"[^;]{{0,128}};{_NEXT}Mins{_CALL}[^;]{{0,400}}?,\s*{_ONE}\s*,",
+        lead=rf"\bMins{_CALL}",
+    ),
     _idiom(
         "hardsigmoid",
         "6",

@@ -141,6 +141,7 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "hard_swish": ("hardswish",),
     "hardsigmoid": ("hardsigmoid",),
     "hard_sigmoid": ("hardsigmoid",),
+    "piecewise_sigmoid": ("hardsigmoid",),  # linear pieces clamped to [0, 1]
     "hardtanh": ("hardtanh",),
     "hard_tanh": ("hardtanh",),
     "selu": ("selu",),

@@ -186,6 +186,11 @@ def _ops(code: str) -> dict[str, bool]:
             "__aicore__ void Init(GM_ADDR x, GM_ADDR mask, GM_ADDR y)\ny[i] = mask[i] ? fillValue : x[i];",
             "masked_fill",
         ),
+        (
+            "AscendC::Muls(y, x, alpha, n);\n  AscendC::Adds(y, y, beta, n);\n  AscendC::Maxs(y, y, 0.0f, n);\n"
+            "  AscendC::Mins(y, y, 1.0f, n);",
+            "hardsigmoid",
+        ),
         # a chain explained line by line: a comment after each call
         (
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
@@ -233,6 +238,8 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # a linear interpolation's weight, 1 - min(|d|, 1): no smooth L1
         "Abs(t, d, n);\n  Mins(t, t, 1.0f, n);\n  Muls(t, t, -1.0f, n);\n  Adds(t, t, 1.0f, n);",
         "float beta1 = 0.9f, beta2 = 0.999f;",  # decay rates and no root: a setting
+        # a negation shifted and clamped to [0, 1]: a mask of valid positions, no hard sigmoid
+        "Muls(m, v, -1.0f, n);\nAdds(m, m, lim, n);\nMins(m, m, 1.0f, n);",
         # a select of two tensors by a condition, no mask input: a where
         "Select(y, cond, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);",
         "float lo = -1.0f, hi = 2.0f;\nMins(y, y, hi, n);",  # a clamp to [-1, 2]
@@ -631,6 +638,7 @@ class Model(nn.Module):
         ("// then group normalisation over 8 groups", "group_norm"),
         ("class ConvBatchStatNormScale {", "batch_norm"),  # the statistics of the current batch
         ("// normalised with batch statistics (training mode)", "batch_norm"),
+        ("class PiecewiseSigmoidKernel {", "hardsigmoid"),  # a hard sigmoid's other name
     ],
 )
 def test_a_norm_spelt_the_british_way_or_by_its_statistics_is_read(text: str, op: str) -> None:
