@@ -78,6 +78,11 @@ _CENTRED = (
     rf"(?:\bSub{_CALL}|-\s*(?:this->)?\w{{0,64}}[mM]ean\b|\b[nN]eg_?[mM]ean|\bAdds{_CALL}[^;]{{0,200}}?,\s*-\s*(?:m|mu|mean)\s*,"
     r"|\bmean\s+subtraction\b|\bsubtract(?:s|ing)?\s+the\s+mean\b)"
 )
+# what a row's moments are read by first (a mean squared and taken off)
+_MOMENTS_LEAD = r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*"
+# words of other norms' statistics: a group's, the batch's
+_GROUPS = r"\w{0,32}[gG]roups?\w{0,32}"
+_OVER_BATCH = r"over\s(?:the\s)?batch"
 # a variance from the first two moments: `ex2 - mean * mean`, `sumSq / n - mean * mean`
 _MOMENTS = (
     r"(?:\b\w{1,64}|\))\s*-\s*(?:this->)?\b(?P<mean>\w{0,64}[mM]ean\w{0,64})\s*\*\s*(?:this->)?(?P=mean)\b"
@@ -510,7 +515,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom(
         "layer_norm",
         "eps",
-        rf"(?s)^(?!.*\b(?:\w{{0,32}}[gG]roups?\w{{0,32}}|hw|HW|[pP]lane\w{{0,16}}|over\s(?:the\s)?batch)\b)"
+        rf"(?s)^(?!.*\b(?:{_GROUPS}|hw|HW|[pP]lane\w{{0,16}}|{_OVER_BATCH})\b)"
         rf"(?=.*{_CENTRED})(?=.*\bgamma\w{{0,16}}\b)(?=.*\bbeta\w{{0,16}}\b)(?=.*\beps\w{{0,16}}\b)"
         r"(?=.*(?P<shown>\b\w{0,32}[rR]ow_?[nN]orm\w{0,32}|\b[lL]ast[ _-]?(?:dim|axis)\b|\bnormalized_shape\b))",
         lead=r"[rR]ow_?[nN]orm|[lL]ast[ _-]?(?:dim|axis)|normalized_shape",
@@ -521,19 +526,19 @@ IDIOMS: tuple[Idiom, ...] = (
         "batch_norm",
         "ean",
         rf"(?s)^(?!.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\([nN],\s{{0,4}}[cC]\)|[pP]lane\w{{0,16}})\b)"
-        rf"(?=.*(?P<shown>{_MOMENTS}))(?=.*(?:\bover\s(?:the\s)?batch\b|\b(?:N\s?\*\s?H\s?\*\s?W|NHW)\b"
+        rf"(?=.*(?P<shown>{_MOMENTS}))(?=.*(?:\b{_OVER_BATCH}\b|\b(?:N\s?\*\s?H\s?\*\s?W|NHW)\b"
         r"|\([nN],\s{0,4}[hH],\s{0,4}[wW]\)))",
-        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
+        lead=_MOMENTS_LEAD,
     ),
     # the same, each (sample, channel) plane named as the unit normalised (`per-(n, c)`, `N * C`
     # planes) and no group or batch statistics said: an instance norm (specific: a task's alone)
     _idiom(
         "instance_norm",
         "ean",
-        rf"(?s)^(?!.*\b(?:\w{{0,32}}[gG]roups?\w{{0,32}}|over\s(?:the\s)?batch|batch\s?stat\w{{0,16}})\b)"
+        rf"(?s)^(?!.*\b(?:{_GROUPS}|{_OVER_BATCH}|batch\s?stat\w{{0,16}})\b)"
         rf"(?=.*(?P<shown>{_MOMENTS}))(?=.*(?:[pP]er[- ]?\(\s*(?:n|N|sample|batch)\s*,\s*(?:c|C|ch|channel)\s*\)"
         r"|\bN\s?\*\s?C\b|\(\s*n\s*,\s*c\s*\)))",
-        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
+        lead=_MOMENTS_LEAD,
     ),
     # a variance from the moments, `ex2 - mean * mean`, over a plane (`hw`, `per (N, C)`): an
     # instance norm (incidental: a batch or group norm takes the same statistics, and a layer norm
@@ -543,7 +548,7 @@ IDIOMS: tuple[Idiom, ...] = (
         "ean",
         rf"(?s)^(?=.*(?P<shown>{_MOMENTS}))(?=.*\b(?:hw|HW|[iI]nv_?[hH][wW]\w{{0,64}}|HxW|[pP]er-?\s{{0,4}}\(N,\s{{0,4}}C\)|[pP]lane\w{{0,16}})\b)",
         True,
-        lead=r"-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*",
+        lead=_MOMENTS_LEAD,
     ),
 )
 
@@ -551,7 +556,7 @@ IDIOMS: tuple[Idiom, ...] = (
 # Shapes of strong ops a renamed row may show with no strong op word left in it: the pre-test of
 # `dedup.tasks` lets a row that has one through (an Adam step's second decay rate, a variance from
 # the moments of a batch or an instance norm).
-_UNWORDED = re.compile(r"\b[bB]eta_?2\b|-\s*(?:this->)?\w{0,64}[mM]ean\w{0,64}\s*\*")
+_UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}")
 
 
 def may_show_unworded(code: str) -> bool:

@@ -205,7 +205,7 @@ def required_ops(signature: TaskSignature) -> list[str]:
 def _done_nowhere(op: str, forward: set[str]) -> bool:
     """Whether `forward` neither does this strong op nor an op it is carried out with (a swish
     written out as `x * torch.sigmoid(x)` is done, and a global average pool as a mean)."""
-    done_with = implied_ops({op}) | ({"mean"} if op == "avg_pool" else set())  # a global average pool
+    done_with = implied_ops({op}) | ({"mean"} if op == "avg_pool" else set())
     return strength(op) == STRONG and op not in forward and not done_with & forward
 
 
@@ -1191,7 +1191,7 @@ def repeated_model_lines(sig: TaskSignature, code: str) -> list[str]:
 SOLE_FLOOR = 0.3
 
 
-def _forward_is(index: TaskIndex, t: int, required: frozenset[str]) -> bool:
+def _does_no_more_than_required(index: TaskIndex, t: int, required: frozenset[str]) -> bool:
     """Whether the task's forward does no strong op beyond those it requires and their helpers
     (`efficientnet_mb_conv` requires a conv, and batch-norms and activates besides)."""
     forward = {op for op in index.signatures[t].forward_ops if strength(op) == STRONG}
@@ -1219,7 +1219,7 @@ def _sole_explanation(
         required = index.required[scored.task]
         if (
             not is_fused(sorted(required))
-            and _forward_is(index, scored.task, required)  # a block of layers is not one op
+            and _does_no_more_than_required(index, scored.task, required)  # a block of layers is not one op
             and required <= set(facts.handwritten)
             and shown <= _done_by(index, scored.task)
         ):
