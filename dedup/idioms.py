@@ -353,13 +353,15 @@ IDIOMS: tuple[Idiom, ...] = (
         lead=r"\*=|=\s*\w{1,64}\s*\*",
     ),
     # an input named a mask and a scalar selected where it is set (AscendC's `Select` in its
-    # tensor-scalar mode, `mask[i] ? value : x[i]`): a masked fill (a `where` selects a tensor)
+    # tensor-scalar mode, `mask[i] ? value : x[i]`): a masked fill (a `where` selects between two
+    # tensors, `mask[j] ? x[i] : y[i]`)
     _idiom(
         "masked_fill",
         "mask",
         r'(?s)^(?=.*(?:\bInput\("mask"\)|"name"\s*:\s*"mask"|\bGM_ADDR\s+mask\b))'
         r"(?=.*(?P<shown>\bSelect\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\([^;]{0,400}?VSEL_TENSOR_SCALAR_MODE"
-        r"|\b\w{0,16}[mM]ask\w{0,16}\s*(?:\[[^\]\n]{1,64}\]|\.GetValue\([^)\n]{1,64}\))\s*(?:!=\s*0\s*)?\)?\s*\?))",
+        r"|\b\w{0,16}[mM]ask\w{0,16}\s*(?:\[[^\]\n]{1,64}\]|\.GetValue\([^)\n]{1,64}\))\s*(?:!=\s*0\s*)?\)?\s*\?"
+        r"(?!\s*\w{1,64}\s*(?:\[|\.GetValue\()[^:;\n]{0,64}:\s*\w{1,64}\s*(?:\[|\.GetValue\())))",
         lead=r"[mM]ask",
     ),
     # both moments' decay rates and a root: an Adam step (LAMB scales its step by a trust ratio)

@@ -242,6 +242,8 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "Muls(m, v, -1.0f, n);\nAdds(m, m, lim, n);\nMins(m, m, 1.0f, n);",
         # a select of two tensors by a condition, no mask input: a where
         "Select(y, cond, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);",
+        # a mask input selecting between two tensors: a where, no masked fill
+        "__aicore__ void Init(GM_ADDR x, GM_ADDR mask)\nout[i] = mask[j] ? x[i] : y[i];",
         "float lo = -1.0f, hi = 2.0f;\nMins(y, y, hi, n);",  # a clamp to [-1, 2]
         # values centred on their mean (an `Adds` of `-m`), squared and rooted: no RMS norm
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
