@@ -562,7 +562,7 @@ _UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}")
 
 
 def may_show_unworded(code: str) -> bool:
-    return ("eta" in code or "ean" in code) and _UNWORDED.search(code) is not None
+    return ("eta2" in code or "eta_2" in code or "ean" in code) and _UNWORDED.search(code) is not None
 
 
 # A running minimum inside a window loop that keeps a running maximum: the loop bounds a range of

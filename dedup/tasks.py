@@ -194,7 +194,8 @@ def required_ops(signature: TaskSignature) -> list[str]:
         # A strong op of the name that `forward` does not do is a misnamed task's
         # (`gemm_batch_norm_gelu_group_norm_mean_relu` does no group norm): a row that does
         # what the reference does solves it.
-        kept = {op for op in kept if not _done_nowhere(op, set(signature.forward_ops))}
+        forward = set(signature.forward_ops)
+        kept = {op for op in kept if not _done_nowhere(op, forward)}
         # ... unless that leaves the task its heavy op alone, a plain conv's sibling (a plain
         # transposed conv had been placed on `conv_transpose3d_sum_residual_add_...`)
         if len(distinct_ops(kept)) >= 2:
@@ -879,11 +880,14 @@ def match_document(
         semantic_score(index, t, facts, words, numbers)
         for t in _claimable_tasks(index, facts, present, called)
     ]
+    claimed = {s.task for s in candidates}  # a task claimed twice is one candidate, not a tie
     for t in _stated_weak_tasks(index, numbers, present, set(facts.dims)):
+        if t in claimed:
+            continue
         scored = semantic_score(index, t, facts, words, numbers)
-        if scored.constants >= VALUE_CLAIM_AGREEMENT and t not in {s.task for s in candidates}:
+        if scored.constants >= VALUE_CLAIM_AGREEMENT:
             candidates.append(scored)
-    claimed = {s.task for s in candidates}
+            claimed.add(t)
     formed = set(_weak_form_tasks(index, code, facts))
     candidates += [semantic_score(index, t, facts, words, numbers) for t in formed if t not in claimed]
     candidates = [s for s in candidates if not _does_less_than_its_kernel(index, s.task, code)]
@@ -949,7 +953,8 @@ def match_document(
     # Renamed rows, placed right / wrong: batches 1-8 284 / 18 -> 295 / 16, batches 9-10 47 / 7 ->
     # 50 / 7, golden 289 / 3 -> 292 / 3; no control file or unit flagged more.
     if best is None or index.named[best.task]:
-        together = _run_together(_A_NETWORKS_LAYER.sub(" ", f"{code} {prose}"))
+        text = f"{code} {prose}"
+        together = _run_together(_A_NETWORKS_LAYER.sub(" ", text) if "'s" in text else text)
         if (network := _stated_network(index, together)) is not None:
             best, basis, tied = semantic_score(index, network, facts, words, numbers), "stated network", []
         elif family := _stated_family(index, together, best):
