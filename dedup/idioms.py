@@ -364,6 +364,13 @@ IDIOMS: tuple[Idiom, ...] = (
         r"(?!\s*\w{1,64}\s*(?:\[|\.GetValue\()[^:;\n]{0,64}:\s*\w{1,64}\s*(?:\[|\.GetValue\())))",
         lead=r"[mM]ask",
     ),
+    # AscendC's bitwise `And` over a destination, two sources and a count: a logical and of
+    # boolean tensors, read as bytes or halves (its name is an English word, never read as an op)
+    _idiom(
+        "logical_and",
+        "And",
+        rf"\bAnd{_CALL}\s*[^,;()]{{1,128}},\s*[^,;()]{{1,128}},\s*[^,;()]{{1,128}},\s*[^;]{{1,128}}\)\s*;",
+    ),
     # both moments' decay rates and a root: an Adam step (LAMB scales its step by a trust ratio)
     _idiom(
         "adam",
@@ -558,11 +565,13 @@ IDIOMS: tuple[Idiom, ...] = (
 # Shapes of strong ops a renamed row may show with no strong op word left in it: the pre-test of
 # `dedup.tasks` lets a row that has one through (an Adam step's second decay rate, a variance from
 # the moments of a batch or an instance norm).
-_UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}")
+_UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}|\bAnd{_CALL}")
 
 
 def may_show_unworded(code: str) -> bool:
-    return ("eta2" in code or "eta_2" in code or "ean" in code) and _UNWORDED.search(code) is not None
+    return ("eta2" in code or "eta_2" in code or "ean" in code or "And" in code) and _UNWORDED.search(
+        code
+    ) is not None
 
 
 # A running minimum inside a window loop that keeps a running maximum: the loop bounds a range of

@@ -196,6 +196,8 @@ def _ops(code: str) -> dict[str, bool]:
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
             "hinge",
         ),
+        # AscendC's bitwise And over two boolean tensors read as halves
+        ("AscendC::And(o16, a16, b16, n * halves);", "logical_and"),
         (
             "Compare(mask, cur, best, CMPMODE::GT, n);\nSelect(best, mask, cur, best, mode, n);\n"
             "Duplicate(step, (float)r, n);\nSelect(bestIdx, mask, step, bestIdx, mode, n);",
@@ -248,6 +250,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         # values centred on their mean (an `Adds` of `-m`), squared and rooted: no RMS norm
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
         "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
+        "if (And(a, b)) { return; }",  # a helper of two arguments: no vector And
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
@@ -607,6 +610,21 @@ class Model(torch.nn.Module):
     assert "adam" in facts.ops
     match, _ = match_document(row, index)
     assert match is not None and _task(index, match) == "adam"
+
+
+def test_a_logical_and_no_word_names_passes_the_pre_test_and_is_placed() -> None:
+    # A renamed logical and: "and" is English, never an op's word; AscendC's And call over a
+    # destination, two sources and a count does the op (fresh rows: three left unplaced).
+    index = _index(
+        {"logic_and_broadcast": _single("torch.logical_and(x, y)"), "relu": _single("torch.relu(x)")}
+    )
+    row = (
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR a, GM_ADDR b, GM_ADDR y) {\n'
+        "  AscendC::DataCopy(a16, aGm, n);\n  AscendC::And(o16, a16, b16, n / 2);\n  AscendC::DataCopy(yGm, o16, n);\n}\n"
+    )
+    match, _ = match_document(row, index)
+    assert match is not None and _task(index, match) == "logic_and_broadcast"
+    assert match_document(row.replace("And(", "Copy("), index)[0] is None
 
 
 def test_one_explanation_is_an_op_never_a_block_of_layers() -> None:
