@@ -902,3 +902,51 @@ def test_module_classes_built_from_each_other_are_read_in_bounded_size() -> None
     sig = read_reference("deep_net", "import torch\nimport torch.nn as nn\n" + "".join(classes) + model)
     assert 0 < len(sig.forward_ops) <= 1024 and set(sig.forward_ops) == {"relu"}
     assert all(len(block) <= 1024 for block in sig.blocks)
+
+
+def _gemm_scale_batch_norm(batch: int, features: int) -> str:
+    return f"""import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features, scale_shape):
+        super().__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+        self.scale = nn.Parameter(torch.randn(scale_shape))
+        self.bn = nn.BatchNorm1d(out_features)
+
+    def forward(self, x):
+        x = self.gemm(x)
+        x = x * self.scale
+        x = self.bn(x)
+        return x
+
+batch_size = {batch}
+in_features = {features}
+
+def get_inputs():
+    return [torch.rand(batch_size, in_features)]
+"""
+
+
+def test_a_task_the_benchmark_states_twice_is_one_placement_not_a_tie() -> None:
+    # MultiKernelBench has `gemm_scale_batch_norm` and `gemm_scale_batchnorm`: one forward, other
+    # sizes, names alike but for a separator. A renamed row that solves it tied the two (fresh
+    # rows: 6 left unplaced); the identity layer reads both names as one, and so does the tie.
+    index = _index(
+        {
+            "gemm_scale_batch_norm": _gemm_scale_batch_norm(16384, 4096),
+            "gemm_scale_batchnorm": _gemm_scale_batch_norm(128, 1024),
+            "gemm_relu": _gemm_scale_batch_norm(8, 8).replace("x = self.bn(x)", "x = torch.relu(x)"),
+        }
+    )
+    row = (
+        "// gemm (in_features -> out_features), then a scale of scale_shape, then each feature standardised\nMatmul<aType, bType, cType> mm;\n"
+        'extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR w, GM_ADDR s, GM_ADDR y) {\n'
+        "  mm.SetTensorA(xGm); mm.SetTensorB(wGm); mm.IterateAll(yGm);\n  Mul(t, t, scaleLocal, n);\n"
+        "  float var = ex2 - mean * mean;  // moments over the batch\n"
+        "  Sub(t, t, meanLocal, n); Mul(t, t, rstdLocal, n); Mul(t, t, gammaLocal, n); Add(t, t, betaLocal, n);\n}\n"
+    )
+    match, _ = match_document(row, index)
+    assert match is not None and not match.tied
+    assert _task(index, match) == "gemm_scale_batch_norm"
