@@ -275,13 +275,14 @@ IDIOMS: tuple[Idiom, ...] = (
         lead=r"\bReduceSum\b",
     ),
     # squares summed, scaled, an epsilon added and a root taken, with no mean taken off first
-    # (a layer, batch or instance norm centres its values: `Sub`, `x - mean`, an `Adds` of `-mean`):
-    # an RMS norm
+    # (a layer, batch or instance norm centres its values: `Sub`, `x - mean`, an `Adds` of `-mean`),
+    # nor the squares added to a running state (`Add(h, h, hOld)`: an Adagrad step): an RMS norm
     _idiom(
         "rms_norm",
         "eps",
         rf"(?s)^(?!.*{_CENTRED})"
-        rf"(?=.*(?P<shown>\bMul{_CALL}\s*\w{{1,64}}\s*,\s*{_VAR}\s*,\s*\2\s*[,)].{{0,800}}?"
+        rf"(?=.*(?P<shown>\bMul{_CALL}\s*(\w{{1,64}})\s*,\s*{_VAR}\s*,\s*\3\s*[,)][^;]{{0,128}};"
+        rf"(?!{_NEXT}Add{_CALL}\s*\2\s*,).{{0,800}}?"
         rf"\bAdds{_CALL}[^;]{{0,200}}?\beps\w{{0,16}}[^;]{{0,64}};{_STEPS}R?[sS]qrt{_CALL}))",
         lead=rf"\bAdds{_CALL}[^;]{{0,200}}?\beps",
     ),

@@ -251,6 +251,9 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
         "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
         "if (And(a, b)) { return; }",  # a helper of two arguments: no vector And
+        # squares added to a running state, rooted and shifted: an Adagrad step, no RMS norm
+        "Mul(hNew, g, g, n);  // g^2\nAdd(hNew, hNew, h, n);\nSqrt(d, hNew, n);\nAdds(d, d, eps, n);\n"
+        "Div(d, g, d, n);\nAdds(t, t, eps, n);\nSqrt(t, t, n);",
     ],
 )
 def test_code_that_does_no_such_op_shows_none(code: str) -> None:
