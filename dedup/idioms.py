@@ -404,6 +404,13 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     _idiom("softplus", "exp", rf"\blog1p\w*\s*\(\s*{_EXP}|\blog\w*\s*\(\s*{_ONE}\s*\+\s*{_EXP}"),
     _idiom("gelu", "0.", r"\b0\.044715|\b0\.7978845|\b1\.5957691", lead=r"\.(?:044715|7978845|5957691)"),
+    # the exact form: the error function of the input over root two, x * 0.5 * (1 + erf(x / sqrt(2)))
+    _idiom(
+        "gelu",
+        "erf",
+        r"\berf\w{0,16}\s*\(\s*[^;()\n]{0,64}?(?:/\s*(?:std::)?sqrtf?\s*\(\s*2(?:\.0*)?[fF]?\s*\)"
+        r"|\*\s*0\.7071|\bM_SQRT1_2|\b[iI]nv_?[sS]qrt_?2|\b[sS]qrt1_2)",
+    ),
     _idiom("selu", "1.", r"\b1\.0507009|\b1\.6732632", lead=r"\.(?:0507009|6732632)"),
     # a sum over a window or a plane times the reciprocal of its size: an average pool or a mean
     _idiom(

@@ -196,6 +196,9 @@ def _ops(code: str) -> dict[str, bool]:
             "Muls(w, w, -1.0f, len);   // -p * t\n  Adds(w, w, 1.0f, len);  // 1 - p * t\n  Maxs(w, w, 0.0f, len);",
             "hinge",
         ),
+        # GELU's exact form, its error function written out
+        ("// y = x * 0.5 * (1 + erf(x / sqrt(2)))", "gelu"),
+        ("float e = erff(v * 0.70710678f);", "gelu"),
         # AscendC's bitwise And over two boolean tensors read as halves
         ("AscendC::And(o16, a16, b16, n * halves);", "logical_and"),
         (
@@ -251,6 +254,7 @@ def test_each_idiom_finds_its_op(code: str, op: str) -> None:
         "Adds(r, r, -m, n);\n  Mul(sq, r, r, n);\n  Adds(v, v, eps, n);\n  Sqrt(v, v, n);",
         "// a per-channel scale\nfloat var = ex2 - mean * mean;",  # a channel's scale says no batch
         "if (And(a, b)) { return; }",  # a helper of two arguments: no vector And
+        "float p = erff(z);",  # an error function of no input over root two
         # squares added to a running state, rooted and shifted: an Adagrad step, no RMS norm
         "Mul(hNew, g, g, n);  // g^2\nAdd(hNew, hNew, h, n);\nSqrt(d, hNew, n);\nAdds(d, d, eps, n);\n"
         "Div(d, g, d, n);\nAdds(t, t, eps, n);\nSqrt(t, t, n);",
