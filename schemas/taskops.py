@@ -319,6 +319,8 @@ LONG_FORMS: dict[str, tuple[str, ...]] = {
     "suffix_sum": ("cumsum",),
     "inclusive_scan": ("cumsum",),
     "take_along": ("gather",),
+    "kullback_leibler": ("kl", "div"),
+    "relative_entropy": ("kl", "div"),
     "mean_squared": ("mse",),
     "squared_error": ("mse",),
 }

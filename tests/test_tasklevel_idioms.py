@@ -558,6 +558,10 @@ class ExpLinearUnitKernel {
     assert _task(index, match) == "elu"
     # said in prose as well: the short word joins the row's words
     assert "elu" in candidate_facts("// an exponential linear unit, elementwise")[1]
+    # a divergence named by its other names: Kullback-Leibler, relative entropy
+    for said in ("// loss = batch mean relative entropy", "class KullbackLeiblerKernel {};"):
+        facts, words = candidate_facts(said)
+        assert "kl_div" in facts.ops and {"kl", "div"} <= words, said
 
 
 @pytest.mark.parametrize(
