@@ -319,6 +319,7 @@ LONG_FORMS: dict[str, tuple[str, ...]] = {
     "suffix_sum": ("cumsum",),
     "inclusive_scan": ("cumsum",),
     "take_along": ("gather",),
+    "trust_ratio": ("lamb",),  # LAMB scales an Adam step by this ratio of norms
     "kullback_leibler": ("kl", "div"),
     "relative_entropy": ("kl", "div"),
     "mean_squared": ("mse",),

@@ -562,6 +562,9 @@ class ExpLinearUnitKernel {
     for said in ("// loss = batch mean relative entropy", "class KullbackLeiblerKernel {};"):
         facts, words = candidate_facts(said)
         assert "kl_div" in facts.ops and {"kl", "div"} <= words, said
+    # LAMB by the ratio of norms that scales its Adam step
+    facts, words = candidate_facts("float trust_ratio = wNorm / (uNorm + eps);")
+    assert "lamb" in facts.ops and "lamb" in words
 
 
 @pytest.mark.parametrize(
