@@ -59,7 +59,7 @@ from dedup.weak_tasks import (
     performed_reductions,
 )
 from schemas import KernelUnit
-from schemas.ascendc import operator_dir_of, operator_folder_of, split_unit_code
+from schemas.ascendc import HOST_MAIN_NAMES, operator_dir_of, operator_folder_of, split_unit_code
 from schemas.taskops import (
     ACTIVATIONS,
     COLLECTIVES,
@@ -1603,7 +1603,7 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
             loose.setdefault(PurePosixPath(unit.path).parent.as_posix(), []).append(u)
     for folder, members in loose.items():
         files = {PurePosixPath(units[u].path).name for u in members}
-        if files & _HOST_MAINS and any("__global__" in units[u].code for u in members):
+        if files & set(HOST_MAIN_NAMES) and any("__global__" in units[u].code for u in members):
             folders[folder] = members
         else:
             documents += [alone(u) for u in members]
@@ -1614,9 +1614,6 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         names = tuple(dict.fromkeys(units[u].op_name for u in members))
         documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, ""))
     return documents
-
-
-_HOST_MAINS = frozenset({"main.cpp", "main.cc"})
 
 
 def _joined(texts: Iterable[str]) -> str:

@@ -19,7 +19,7 @@ from parsers.host import parse_op_def, tiling_function
 from parsers.library import UnitFiles, is_library_header, unit_files
 from parsers.licenses import LicenseFiles, unit_license
 from schemas import Diagnostic, KernelUnit, OperatorDoc, TilingField, code_size, stable_id
-from schemas.ascendc import OPERATOR_HOST_FOLDERS, operator_dir_of
+from schemas.ascendc import HOST_MAIN_NAMES, OPERATOR_HOST_FOLDERS, operator_dir_of
 from schemas.ascendc.includes import IncludeClosure, RepoIndex, assemble_code, include_closure
 from schemas.ascendc.soc import DEFAULT_SOC, soc_profile
 from schemas.cpp import mask_comments_and_literals
@@ -94,12 +94,14 @@ def layout_of(rel: str, code: str, ctx: RepoContext) -> str:
 
 
 def host_main(rel: str, ctx: RepoContext) -> str:
-    """The host `main.cpp` of a direct-invoke sample: beside the kernel or one level up."""
+    """The host `main.cpp` (or `main.cc`) of a direct-invoke sample: beside the kernel or one
+    level up."""
     here = posixpath.dirname(rel)
-    for cand in (posixpath.join(here, "main.cpp"), posixpath.join(posixpath.dirname(here), "main.cpp")):
-        cand = posixpath.normpath(cand)
-        if cand in ctx.index.files and cand != rel:
-            return cand
+    for folder in (here, posixpath.dirname(here)):
+        for name in HOST_MAIN_NAMES:
+            cand = posixpath.normpath(posixpath.join(folder, name))
+            if cand in ctx.index.files and cand != rel:
+                return cand
     return ""
 
 

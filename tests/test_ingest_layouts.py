@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from parsers.config import IngestConfig
@@ -247,7 +249,8 @@ def test_template_entry_with_if_constexpr_and_a_called_helper_entry(tree):
     assert unit.category == "activation"
 
 
-def test_direct_invoke_sample_takes_host_main(tree):
+@pytest.mark.parametrize("main", ["main.cpp", "main.cc"])  # audit reads both as the host (dedup.tasks)
+def test_direct_invoke_sample_takes_host_main(tree, main):
     root = tree(
         {
             "samples/leaky_relu_custom/leaky_relu_custom.cpp": """
@@ -256,7 +259,7 @@ def test_direct_invoke_sample_takes_host_main(tree):
                     AscendC::LeakyRelu(y, x, 0.1f, 64);
                 }
             """,
-            "samples/leaky_relu_custom/main.cpp": """
+            f"samples/leaky_relu_custom/{main}": """
                 #include "acl/acl.h"
                 int main() { aclInit(nullptr); ACLRT_LAUNCH_KERNEL(leaky_relu_custom)(8, nullptr, nullptr, nullptr); }
             """,

@@ -123,6 +123,9 @@ def operator_dir_of(rel: str) -> str | None:
 # An operator's host side beside its `op_kernel/`: its tiling and OpDef, and the PyTorch binding
 # MultiKernelBench's and EvoKernel's op trees ship (`CppExtension/csrc/op.cpp`).
 OPERATOR_HOST_FOLDERS = ("op_host", "CppExtension", "CppExtensions")
+# The host program of a direct-invoke sample (its kernel launched by `<<<>>>` or
+# `ACLRT_LAUNCH_KERNEL`): ingest finds it beside the kernel, audit reads the two as one sample.
+HOST_MAIN_NAMES = ("main.cpp", "main.cc")
 
 
 def operator_folder_of(rel: str) -> str | None:
