@@ -421,8 +421,11 @@ def _prose_pairs(stream: list[str]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for a, b in itertools.pairwise(stream):
         if a.islower() and a in WORD_PREFIXES:
-            for key in (a + b.lower(), f"{a}_{b.lower()}"):
-                found.extend((op, key) for op in WORD_OPS.get(key, ()))
+            second = b.lower()
+            # a plural names the op as the singular does ("two average pools", "max pools")
+            for word in (second, second[:-1]) if len(second) > 3 and second.endswith("s") else (second,):
+                for key in (a + word, f"{a}_{word}"):
+                    found.extend((op, key) for op in WORD_OPS.get(key, ()))
     return found
 
 

@@ -163,6 +163,8 @@ WORD_OPS: dict[str, tuple[str, ...]] = {
     "max_pooling": ("max_pool",),
     "avgpool": ("avg_pool",),
     "avg_pool": ("avg_pool",),
+    "average_pool": ("avg_pool",),
+    "averagepool": ("avg_pool",),
     "average_pooling": ("avg_pool",),
     "avg_pooling": ("avg_pool",),
     "pool": ("pool",),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from parsers.config import IngestConfig
 from parsers.ingest import IngestResult, ingest_directory

@@ -562,6 +562,9 @@ class ExpLinearUnitKernel {
     for said in ("// loss = batch mean relative entropy", "class KullbackLeiblerKernel {};"):
         facts, words = candidate_facts(said)
         assert "kl_div" in facts.ops and {"kl", "div"} <= words, said
+    # an op said in the plural, or as an "average pool"
+    for said, op in (("// two back-to-back 2x2x2 average pools", "avg_pool"), ("// max pools", "max_pool")):
+        assert op in candidate_facts(said)[0].ops, said
     # LAMB by the ratio of norms that scales its Adam step
     facts, words = candidate_facts("float trust_ratio = wNorm / (uNorm + eps);")
     assert "lamb" in facts.ops and "lamb" in words
