@@ -144,6 +144,9 @@ _API = re.compile(r"\bAscendC::(\w+)|\b([A-Z][A-Za-z]+)\s*(?:<[^<>;()]{0,512}>\s
 _JSON_NAMES = re.compile(r'"(input_desc|output_desc|attr)"\s*:\s*\[(.{0,4000}?)\]\s*[,}]', re.S)
 _RANK_WORD = re.compile(
     r"(?i)(?:conv|pool|pooling|norm|transpose|transposed|deconv|upsample)_?([123])d(?![a-z])"
+    # the rank said before the op: "1-D max pooling", "a 2D convolution", "3-d transposed conv"
+    r"|(?<![\w.-])([123])-?d\s{1,4}(?:(?:max|average|avg|transposed|depthwise)\s{1,4})?"
+    r"(?:conv|pool|deconv|upsampl)"
 )
 _JSON_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
 # The rank checks a host or binding makes of its input (`x.dim() == 5`, `GetDimNum() != 4`): a
@@ -308,7 +311,7 @@ def candidate_facts(
                 # it claims no single-op task: a mean reduction, an RMS norm's or a loss's mean
                 # had tied with the three average pools.
                 facts.incidental.append(op)
-    facts.dims = sorted({int(d) for d in _RANK_WORD.findall(code)}) or _checked_rank(code)
+    facts.dims = sorted({int(a or b) for a, b in _RANK_WORD.findall(code)}) or _checked_rank(code)
     _transposed_flag(code, facts)
     facts.constructors = model_constructors(code)
     facts.pinned_shapes = pinned_shapes(code)

@@ -156,6 +156,10 @@ def test_a_kernel_of_another_rank_does_not_claim_the_task() -> None:
     assert match is not None and _task(index, match) == "conv3d_gelu_tanh"  # no rank stated: placed
     match, _ = match_document('TORCH_CHECK(x.dim() == 4, "NCHW");\n' + kernel, index)
     assert match is None, "a 2-D kernel claimed a 3-D task"
+    # the rank said before the op, as prose says it
+    for said, rank in (("// 1-D max pooling along the last axis", 1), ("// a 2D convolution", 2)):
+        assert candidate_facts(said)[0].dims == [rank], said
+    assert match_document("// a 2D convolution\n" + kernel, index)[0] is None
 
 
 def test_a_transposed_convolution_and_its_convolution_are_one_strong_op() -> None:
