@@ -572,14 +572,14 @@ IDIOMS: tuple[Idiom, ...] = (
 
 # Shapes of strong ops a renamed row may show with no strong op word left in it: the pre-test of
 # `dedup.tasks` lets a row that has one through (an Adam step's second decay rate, a variance from
-# the moments of a batch or an instance norm).
+# the moments of a batch or an instance norm, AscendC's `And` of a logical and); each behind a
+# literal the row must hold.
 _UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}|\bAnd{_CALL}")
+_UNWORDED_SCREENS = ("eta2", "eta_2", "ean", "And")
 
 
 def may_show_unworded(code: str) -> bool:
-    return ("eta2" in code or "eta_2" in code or "ean" in code or "And" in code) and _UNWORDED.search(
-        code
-    ) is not None
+    return any(screen in code for screen in _UNWORDED_SCREENS) and _UNWORDED.search(code) is not None
 
 
 # A running minimum inside a window loop that keeps a running maximum: the loop bounds a range of
