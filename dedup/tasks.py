@@ -601,10 +601,12 @@ def task_index(signatures: list[TaskSignature]) -> TaskIndex:
 # a row, is read as the task it solves (`_stated_network`): "in-place update" is everyday prose.
 NETWORK_MIN_LINES = 5
 _SEPARATORS = re.compile(r"[\s_\-]+")
-# One layer of a named network ("AlexNet's first layer", "VGG16's 3rd conv") is no network.
+# One layer of a named network ("AlexNet's first layer", "VGG16's 3rd conv", "the AlexNet stem")
+# is no network.
 _A_NETWORKS_LAYER = re.compile(
     r"(?i)\b[\w-]{1,32}'s\s{1,4}(?:first|second|third|fourth|fifth|last|final|opening|\d{1,2}(?:st|nd|rd|th))"
     r"\s{1,4}(?:[\w-]{1,24}\s{1,4})?(?:layer|conv\w{0,12})\b"
+    r"|\b[\w-]{1,32}(?:'s)?\s{1,4}stem\b"
 )
 
 
@@ -960,7 +962,7 @@ def match_document(
     # 50 / 7, golden 289 / 3 -> 292 / 3; no control file or unit flagged more.
     if best is None or index.named[best.task]:
         text = f"{code} {prose}"
-        together = _run_together(_A_NETWORKS_LAYER.sub(" ", text) if "'s" in text else text)
+        together = _run_together(_A_NETWORKS_LAYER.sub(" ", text) if "'s" in text or "stem" in text else text)
         if (network := _stated_network(index, together)) is not None:
             best, basis, tied = semantic_score(index, network, facts, words, numbers), "stated network", []
         elif family := _stated_family(index, together, best):

@@ -748,8 +748,9 @@ def test_a_row_that_names_the_network_it_solves_is_placed_on_it() -> None:
     match, _ = match_document(kernel, index, prose="Each layer of the Deep-MLP runs this kernel.")
     assert _task(index, match) == "deep_mlp" and match is not None and match.basis == "stated network"
     # One layer of the network, said so, is the fused step its kernel shows.
-    match, _ = match_document(kernel, index, prose="This is Deep-MLP's first layer, a gemm and a relu.")
-    assert _task(index, match) == "gemm_relu"
+    for layer in ("This is Deep-MLP's first layer, a gemm and a relu.", "The module is the Deep-MLP stem."):
+        match, _ = match_document(kernel, index, prose=layer)
+        assert _task(index, match) == "gemm_relu", layer
     # A broadcast's name is everyday prose: said, it places nothing.
     index = _index({"gemm_relu": GEMM_RELU, "in_place_update": GEMM_RELU.replace("relu", "abs")})
     match, _ = match_document(kernel, index, prose="an in-place update of the output")
