@@ -1481,8 +1481,9 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
     return set(facts.inferred) | set(facts.incidental)
 
 
-# AscendC's elementwise product of two tensors (`Mul`; a scale is `Muls`)
-_TENSOR_PRODUCT = re.compile(r"\bMul" + CALL_OPENING)
+# AscendC's elementwise product of two tensors (`Mul`, or accumulated: `MulAddDst`, `FusedMulAdd`;
+# a scale is `Muls`)
+_TENSOR_PRODUCT = re.compile(r"\b(?:Mul|MulAddDst|FusedMulAdd)" + CALL_OPENING)
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).

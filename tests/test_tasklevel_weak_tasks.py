@@ -109,6 +109,11 @@ def test_a_renamed_kernel_that_only_reduces_is_placed_by_its_form() -> None:
         "  AscendC::Mul(prod, vals, xg, nnz);\n  AscendC::ReduceSum<float>(yLocal, prod, tmp, nnz);"
     )
     assert match_document(spmv, index)[0] is None
+    # so is a product accumulated in place (a matrix-vector product's `MulAddDst`), then summed
+    gemv = _kernel(
+        "  AscendC::MulAddDst(part, rowLocal, xLocal, n);\n  AscendC::ReduceSum<float>(yLocal, part, tmp, n);"
+    )
+    assert match_document(gemv, index)[0] is None
 
 
 def test_the_reductions_a_row_performs_are_read_from_calls_compares_and_names() -> None:
