@@ -141,11 +141,18 @@ def _telling(index: TaskIndex, param: str) -> bool:
     """A constructor parameter at most three tasks of the benchmark take (`num_kv_heads`), not a
     size: a convolution's `stride`, `dilation` and `groups` are in dozens, and a generic kernel
     names them all whichever sibling it was written for."""
-    return index.parameter_tasks.get(param, 0) <= 3 and len(param) > 3 and not _A_SIZE.search(param)
+    if index.parameter_tasks.get(param, 0) > 3 or len(param) <= 3 or _A_SIZE.search(param):
+        return False
+    # nor one axis of such a parameter (`stride_h`, `kernel_size_w`): a kernel of any sibling
+    # names its geometry per axis (fresh rows: standard convolutions placed on the one depthwise
+    # task whose reference spells its parameters so)
+    axis = _PER_AXIS.match(param)
+    return axis is None or index.parameter_tasks.get(axis.group(1), 0) <= 3
 
 
 # A size names no computation (`max_seqlen`, `batch_size`, `embed_dim`): every kernel has some.
 _A_SIZE = re.compile(r"(?:size|len|length|dim|channels|shape)$")
+_PER_AXIS = re.compile(r"(\w{4,}?)(?:h|w|d|height|width|depth)$")
 
 
 def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]:

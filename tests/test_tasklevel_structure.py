@@ -807,6 +807,17 @@ def test_a_constructor_parameter_only_one_tied_task_takes_settles_the_tie_when_t
     tied = [t for t, sig in enumerate(index.signatures) if sig.task.startswith("conv2d_hardtanh_scale")]
     assert parameters_apart(index, tied, "uint32_t betaKv;") != tied
     assert parameters_apart(index, tied, "uint32_t strideHw;") == tied
+    # ... nor does one axis of such a parameter (`stride_h` of a reference that spells its
+    # geometry per axis): any sibling's kernel names its strides so
+    strided = {
+        f"conv2d_{op}_{k}": _reference(f"        x = torch.{op}(x)").replace(
+            "kernel_size)", "kernel_size, stride=1)"
+        )
+        for k, op in enumerate(("relu", "tanh", "sigmoid", "abs"))
+    }
+    index = _index({**siblings("stride_h", "beta_kv"), **strided})
+    assert parameters_apart(index, tied, "uint32_t strideH;") == tied
+    assert parameters_apart(index, tied, "uint32_t betaKv;") != tied
 
 
 # A network built from a block class defined above `Model`, through a builder method and a local
