@@ -976,7 +976,7 @@ def match_document(
         if best is None:
             best, basis = _sole_explanation(index, candidates, facts), "one explanation"
         if best is None:
-            best, basis = _sole_form(candidates, formed), "form"
+            best, basis = _sole_form(index, candidates, formed, _stated_definition(code)), "form"
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -1248,13 +1248,23 @@ def _sole_explanation(
     return explaining[0] if len(explaining) == 1 and explaining[0].score >= SOLE_FLOOR else None
 
 
-def _sole_form(candidates: list[SemanticScore], formed: set[int]) -> SemanticScore | None:
+def _sole_form(
+    index: TaskIndex, candidates: list[SemanticScore], formed: set[int], stated: CandidateFacts
+) -> SemanticScore | None:
     """The one task a kernel's form claims (`_weak_form_tasks`: a reduction it performs and
     nothing else), when no other candidate scores within RUNNER_UP_MARGIN of it and it scores
     STRUCTURE_FLOOR at least: renamed, a reduction kernel's words no longer reach the threshold,
-    the form it performs still names the task."""
+    the form it performs still names the task. Of several such tasks, an op definition of one
+    tensor input (and a scalar attribute: `Muls`) places the one task of one tensor input
+    (`matrix_scalar_multiplication`, not `elmentwise_mul_broadcast`) from SOLE_FLOOR: fresh
+    rows, renamed, 3 more right. Two tensors multiplied are as often a gate or a diagonal
+    matmul (golden: 1 more wrong): those are left as they were."""
     options = [s for s in candidates if s.task in formed]
-    if len(options) != 1 or options[0].score < STRUCTURE_FLOOR:
+    floor = STRUCTURE_FLOOR
+    if len(options) > 1 and len(stated.inputs) == 1:
+        options = candidates = [s for s in options if len(index.signatures[s.task].input_shapes) == 1]
+        floor = SOLE_FLOOR
+    if len(options) != 1 or options[0].score < floor:
         return None
     sole = options[0]
     return (

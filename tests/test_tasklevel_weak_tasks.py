@@ -228,6 +228,35 @@ def test_a_row_whose_vector_calls_do_one_arithmetic_op_is_placed_on_the_task_of_
     assert _task(index, match_document(clipped, index)[0]) == "division_broadcast"
 
 
+SCALED = """import torch
+class Model(torch.nn.Module):
+    \"\"\"Multiplies a matrix by a scalar.\"\"\"
+    def forward(self, A, s: float):
+        return A * s
+
+def get_inputs():
+    return [torch.rand(64, 32), 3.14]
+"""
+
+
+def test_one_tensor_input_and_a_scalar_attribute_place_the_scalar_task_of_a_shared_form() -> None:
+    # Both tasks multiply; a renamed row that multiplies its one input by an attribute (`Muls`)
+    # says too few of either's words to be placed by them: its one tensor input tells them apart.
+    index = _index({"elmentwise_mul_broadcast": _broadcast("a * b"), "matrix_scalar_multiplication": SCALED})
+    definition = '  this->Input("x");\n  this->Output("y");\n  this->Attr("factor").Float();\n'
+    row = definition + _kernel("  // broadcast the factor\n  AscendC::Muls(yLocal, xLocal, factor, n);")
+    match, _ = match_document(row, index)
+    assert (
+        _task(index, match) == "matrix_scalar_multiplication" and match is not None and match.basis == "form"
+    )
+    # Two tensor inputs multiplied are no scalar form: neither task is claimed by it.
+    two = row.replace('this->Input("x");', 'this->Input("x");\n  this->Input("w");')
+    assert (
+        match_document(two.replace("Muls(yLocal, xLocal, factor", "Mul(yLocal, xLocal, wLocal"), index)[0]
+        is None
+    )
+
+
 def test_a_row_that_does_arithmetic_is_read_in_full_only_when_it_says_a_word_of_those_tasks() -> None:
     # Most kernels call `Add` or `Mul`: one that says no other word of the arithmetic tasks
     # (`division`, `broadcast`, `bias`) cannot reach their threshold and skips the word scan.
