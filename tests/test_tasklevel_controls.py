@@ -84,6 +84,20 @@ def test_a_communication_kernel_is_no_gather() -> None:
     assert "gather" in candidate_facts(local.replace("GM_ADDR in", "GM_ADDR index"))[0].ops
 
 
+def test_a_collective_named_after_a_task_is_not_that_task() -> None:
+    # A communication library's gather op (the unit's op name, from its folder) is its
+    # collective; the same name on host code of no collective is the task's.
+    host = """
+// Gather: every rank sends its shard to the root over HCCL.
+int GatherOp::Run(HcclComm comm, void *send, void *recv, uint64_t count) { return Launch(comm); }
+"""
+    index = _index({"gather": GATHER})
+    assert match_document(host, index, ("gather_op", ""))[0] is None
+    local = host.replace("over HCCL", "along dim 1").replace("HcclComm comm", "int dim")
+    match = match_document(local, index, ("gather_op", ""))[0]
+    assert match is not None and match.layer == "identity"
+
+
 def test_a_lane_shuffle_by_vector_gather_is_no_gather() -> None:
     # AscendC's `Gather` moves lanes by offsets the kernel computes (a transpose, a shift): a
     # renamed cumsum that shifts by Gather is not a solution of torch's gather, which reads an
