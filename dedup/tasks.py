@@ -1388,6 +1388,8 @@ def _weak_form_tasks(index: TaskIndex, code: str, facts: CandidateFacts) -> list
             others = [op for op in others if strength(op) == STRONG or op in epilogue_ops(code)]
         if form is REDUCTION and _TENSOR_PRODUCT.search(code):
             others.append("mul")  # products of two tensors, then summed: a dot product (SpMV)
+        if form is REDUCTION and "tride" in code and _WINDOW.search(code):
+            others.append("pool")  # a window moved by a stride, reduced: a pooling, not a dimension
         if not tasks or others:
             continue
         for op, evidence in shown.items():
@@ -1502,6 +1504,9 @@ def _not_extra_work(facts: CandidateFacts) -> set[str]:
 # a scale is `Muls`)
 _TENSOR_PRODUCT = re.compile(r"\b(?:Mul|MulAddDst|FusedMulAdd)" + CALL_OPENING)
 _HEAVY = frozenset({"conv", "conv_transpose", "matmul"})
+# A reduction over a window (`window_mean_2d`, "a sliding maximum over K samples") that a stride
+# moves is a pooling's (batch 25, read: two poolings had been placed on reduction tasks).
+_WINDOW = re.compile(r"(?i)window|sliding")
 # A row that calls one of AscendC's reductions reduces (a loss's mean of a hinge), which no
 # elementwise task (`relu`, `hardtanh`) does (fresh held-out rows, read: 1 wrong placement fewer).
 _ELEMENTWISE = ACTIVATIONS | ARITHMETIC.ops

@@ -114,6 +114,11 @@ def test_a_renamed_kernel_that_only_reduces_is_placed_by_its_form() -> None:
         "  AscendC::MulAddDst(part, rowLocal, xLocal, n);\n  AscendC::ReduceSum<float>(yLocal, part, tmp, n);"
     )
     assert match_document(gemv, index)[0] is None
+    # and a maximum over a window a stride moves is a pooling's, not a reduction of a dimension
+    sliding = row.replace("ReduceMin", "ReduceMax").replace("tmp, cols", "tmp, window")
+    assert _task(index, match_document(sliding, index)[0]) == "max_reduction_over_a_dimension"
+    strided = sliding.replace("window);", "window);\n  src += tiling.stride;")
+    assert match_document(strided, index)[0] is None
 
 
 def test_the_reductions_a_row_performs_are_read_from_calls_compares_and_names() -> None:
