@@ -44,7 +44,7 @@ from dedup.structure import (
     task_structures,
     uniquely_fitting,
 )
-from dedup.ties import parameter_key, settle_tie, structurally_apart
+from dedup.ties import call_named_apart, parameter_key, settle_tie, structurally_apart
 from dedup.weak_tasks import (
     ARITHMETIC,
     CALL_OPENING,
@@ -1283,9 +1283,27 @@ def _one_sibling(
     near = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
     if (apart := _sibling_apart(index, near, text)) is not None:
         return apart, "tie settled"
+    if (named := _sibling_call_named(index, best, candidates, text)) is not None:
+        return named, "call named"
     if (clear := _clear_of_its_siblings(index, best, candidates)) is not None:
         return clear, "sibling lead"
     return None, "score"
+
+
+def _sibling_call_named(
+    index: TaskIndex, best: SemanticScore, candidates: list[SemanticScore], text: str
+) -> SemanticScore | None:
+    """The one of the best candidate's siblings (itself included) whose call the row names the
+    mode of (`dedup.ties.call_named_apart`), scoring SIBLING_FLOOR at least."""
+    siblings = [s for s in candidates if _strong_siblings(index, [best, s])]
+    if len(siblings) < 2:
+        return None
+    words = set(_WORDS.findall(text.lower().replace("_", " ")))
+    named = call_named_apart(index, [s.task for s in siblings], words)
+    return next((s for s in siblings if s.task == named and s.score >= SIBLING_FLOOR), None)
+
+
+_WORDS = re.compile(r"[a-z]{3,32}")
 
 
 def _clear_of_its_siblings(

@@ -175,6 +175,28 @@ def named_apart(index: TaskIndex, tied: list[int], words: set[str]) -> list[int]
     return said if said and len(said) < len(tied) else tied
 
 
+_CALL_STRING = re.compile(r"=\s{0,8}'([a-z_]{3,32})'")  # `mode='bicubic'` of a reference's call
+
+
+def call_strings(sig: TaskSignature) -> set[str]:
+    """The string arguments a task's torch calls are made with (`interpolate(mode='nearest')`),
+    spelt as a row's words are (`_` aside)."""
+    return {value.replace("_", "") for call in sig.calls for value in _CALL_STRING.findall(call)}
+
+
+def call_named_apart(index: TaskIndex, siblings: list[int], words: set[str]) -> int | None:
+    """The one sibling whose calls' string arguments the row names, when it names no other
+    sibling's: the mode of an upsample (`nearest`, `bicubic`, `trilinear`), which the siblings'
+    names share with other words or do not say (`resize_with_antialias` is bilinear). A row
+    naming `bilinear`, which four siblings are, places none."""
+    strings = [call_strings(index.signatures[t]) for t in siblings]
+    named = set().union(*strings) & words if strings else set()
+    if not named:
+        return None
+    agreeing = [t for t, own in zip(siblings, strings, strict=True) if named <= own]
+    return agreeing[0] if len(agreeing) == 1 else None
+
+
 def _name_words(index: TaskIndex, tied: list[int]) -> tuple[list[set[str]], set[str]]:
     """Each tied task's name words (stop words aside), and the words their constructors'
     parameters are named with: every solution of either says those (`hidden` of `hidden_size`)."""

@@ -566,6 +566,7 @@ NOT_COMPUTATIONS = re.compile(
     r"|\blinear\s{1,8}(?:index|indices|idx|offsets?|id|address|addr|layout|position|pos|chunks?|elements?"
     r"|outputs?|memory|order|range|span)\b"
     r"|\bpower[-_\s]{1,3}of[-_\s]{1,3}(?:two|2)\b"  # a size rounded, no exponent
+    r"|\bround(?:s|ed|ing)?[-_\s]{1,3}(?:half[-_\s]{1,3})?to[-_\s]{1,3}nearest"  # a rounding mode, no upsample
     # A size: "product of leading dims", "the product of all dimensions but the last", "product
     # of outerShape", "product of the leading (broadcast) dims", "product dims[1:]", "prod of normalized_shape".
     r"|\bproduct\s{1,8}(?:dims?|dimensions|sizes|shapes)\b"

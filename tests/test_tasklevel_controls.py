@@ -60,6 +60,8 @@ __aicore__ inline void Stage(uint32_t norm) {
         ("uint32_t tokenPoolIdx = reqPoolIndices[i]; float m = Max(a, b);", {"pool", "max_pool"}),
         # A position encoding added to queries and keys is no embedding lookup.
         ("class RotaryPositionEmbeddingAB {};  // rotary_position_embedding of q, k; pos_emb", {"embedding"}),
+        # A rounding mode is no upsample.
+        ("// fp16 conversion: round-to-nearest-even; rounding to nearest", {"interpolate"}),
         # A header included as boilerplate is not a computation the file does.
         ('#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\nAdd(y, x, b, n);', {"matmul"}),
         # A collective communication library's own arguments (HCCL, LCCL: `CCLGatherArgs`).

@@ -975,6 +975,28 @@ def test_a_row_whose_words_clearly_choose_one_of_a_family_is_placed_below_the_th
     assert match_document("// interpolate x2" + kernel, index)[0] is None
 
 
+def test_the_mode_a_row_names_places_the_one_sibling_whose_call_takes_it() -> None:
+    # Siblings whose names do not say their mode (`resize_with_antialias` is bilinear): the mode
+    # of the one reference call the row names places it, below the threshold; a mode two of them
+    # take, or two modes named, place none.
+    index = _index(
+        {
+            "upsample_alpha": _upsample("nearest"),
+            "upsample_beta": _upsample("bicubic"),
+            "upsample_gamma": _upsample("bilinear"),
+            "upsample_delta": _upsample("bilinear"),
+        }
+    )
+    kernel = '\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) { DataCopy(a, b, n); }\n'
+    match, _ = match_document("// upsample x2: each pixel repeated (nearest)" + kernel, index)
+    assert _task(index, match) == "upsample_alpha" and match is not None and match.basis == "call named"
+    assert (
+        _task(index, match_document("// upsample x2, bicubic weights" + kernel, index)[0]) == "upsample_beta"
+    )
+    assert match_document("// upsample x2, bilinear weights" + kernel, index)[0] is None
+    assert match_document("// upsample x2, nearest or bicubic" + kernel, index)[0] is None
+
+
 def test_a_row_that_shows_a_networks_layers_is_no_fused_task_that_lacks_them() -> None:
     # A ResNet block (conv, batch norm, relu, the residual added) or a VGG stage (conv, relu, max
     # pool) does a fused task's ops and more: `conv2d_relu_bias_add` is no task it solves.
