@@ -1283,10 +1283,10 @@ def _one_sibling(
     near = [s for s in candidates if best.score - s.score < RUNNER_UP_MARGIN]
     if (apart := _sibling_apart(index, near, text)) is not None:
         return apart, "tie settled"
-    if (named := _sibling_call_named(index, best, candidates, text)) is not None:
-        return named, "call named"
     if (clear := _clear_of_its_siblings(index, best, candidates)) is not None:
         return clear, "sibling lead"
+    if (named := _sibling_call_named(index, best, candidates, text)) is not None:
+        return named, "call named"
     return None, "score"
 
 
