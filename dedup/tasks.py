@@ -1065,6 +1065,8 @@ BASES = {
     "stated network": "the network the row names (its prose or comments: VGG-19, DenseNet-121)",
     "one explanation": "the one task that explains its hand-written op",
     "form": "the one task the form of its kernel names (a reduction it performs, and nothing else)",
+    "stated numbers": "the candidate whose numbers the row states, close behind a best whose numbers it does not",
+    "call named": "the one sibling whose reference call takes the mode the row names (nearest, bicubic)",
 }
 
 

@@ -29,3 +29,19 @@ def test_the_report_says_what_placed_a_match_where_the_score_alone_did_not() -> 
     assert _layer({"layer": "semantics", "basis": "score"}) == "semantics"
     assert _layer({"layer": "identity", "basis": ""}) == "identity"
     assert _layer({"layer": "semantics", "basis": "one explanation"}) == "semantics (one explanation)"
+
+
+def test_every_basis_a_placement_can_have_is_worded_for_the_report() -> None:
+    # `match_document` names what placed a row (`basis`); the report words each one ("Placed by
+    # ..."). A basis left out of BASES would be placed silently.
+    import re
+    from pathlib import Path
+
+    import dedup.tasks
+    from dedup.tasks import BASES
+
+    source = Path(dedup.tasks.__file__).read_text()
+    bases = set(re.findall(r'(?:basis|best, basis[^=]*)\s*=\s*[^\n]*?"([a-z ]+)"\s*$', source, re.M))
+    bases |= set(re.findall(r'return \w+, "([a-z ]+)"', source))
+    assert {"form", "call named", "sibling lead"} <= bases, bases
+    assert bases <= set(BASES), bases - set(BASES)
