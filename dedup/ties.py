@@ -190,7 +190,7 @@ def call_named_apart(index: TaskIndex, siblings: list[int], words: set[str]) -> 
     names share with other words or do not say (`resize_with_antialias` is bilinear). A row
     naming `bilinear`, which four siblings are, places none."""
     strings = [call_strings(index.signatures[t]) for t in siblings]
-    named = set().union(*strings) & words if strings else set()
+    named = set().union(*strings) & words
     if not named:
         return None
     agreeing = [t for t, own in zip(siblings, strings, strict=True) if named <= own]
