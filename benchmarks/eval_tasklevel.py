@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from neutralise_names import neutralise, strip_comments  # noqa: E402
 
 from curate.judge import TaskJudge  # noqa: E402
-from curate.sources import saved_answer  # noqa: E402
+from curate.sources import doc_finder, saved_answer  # noqa: E402
 from curate.tasklevel import first_confirmed  # noqa: E402
 from dedup.names import op_name_key  # noqa: E402
 from dedup.tasks import (  # noqa: E402
@@ -132,13 +132,16 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]
             if answer is not None:
                 rows.append((path.stem, answer.code, [path.stem, answer.op_name], answer.prose))
     for directory in args.trees:
+        docs = doc_finder(Path(directory))  # each tree's README, as `curate audit DIR` reads it
         for op_dir in sorted(p for p in Path(directory).iterdir() if p.is_dir()):
-            code = "\n".join(
-                f.read_text(encoding="utf-8", errors="replace")
+            files = [
+                f
                 for f in sorted(op_dir.rglob("*"))
                 if f.is_file() and f.suffix in _CODE and f.name != "result.json"
-            )
-            rows.append((op_dir.name, code, [op_dir.name], ""))
+            ]
+            code = "\n".join(f.read_text(encoding="utf-8", errors="replace") for f in files)
+            doc = docs.for_entry(files[0].relative_to(directory).as_posix(), op_dir.name) if files else None
+            rows.append((op_dir.name, code, [op_dir.name], doc.raw if doc is not None else ""))
     for workspace in args.units:
         # Op trees as `curate` reads them: the units `curate ingest TREES` wrote (truth: the tree).
         units = read_records(workspace / "units.parquet", KernelUnit)

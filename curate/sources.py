@@ -30,10 +30,13 @@ from curate.workspace import Workspace
 from dedup.config import SHARD_ROWS
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
+from parsers.docs import DocFinder
+from parsers.files import read_inside
 from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
 from schemas import BenchmarkItem, KernelUnit, OperatorDoc, code_size, stable_id
+from schemas.ascendc import operator_folder_of
 from schemas.nesting import loads_json
 from schemas.tasks import ROW_TEXT_KIND
 
@@ -580,10 +583,12 @@ def _is_submission_file(path: Path) -> bool:
         return False
 
 
-def file_unit(source: str, root: Path, path: Path) -> KernelUnit:
+def file_unit(source: str, root: Path, path: Path, docs: DocFinder | None = None) -> KernelUnit:
     """One code file as a training document; a submission file is read as ONE candidate (its
     fields together, its op named by the op definition), and so is a saved answer (its code
-    blocks, its prose beside them as what it states)."""
+    blocks, its prose beside them as what it states). With `docs`, a code file carries its
+    operator's documentation (the README of its operator or sample folder), as `curate ingest`
+    units do: what it says the operator computes is read beside the code."""
     text = path.read_text(encoding="utf-8", errors="replace")
     rel = path.relative_to(root).as_posix()
     sub = read_submission(text) if path.suffix == ".py" else None
@@ -594,7 +599,20 @@ def file_unit(source: str, root: Path, path: Path) -> KernelUnit:
         op_name = answer.op_name or path.stem.removesuffix("_cot")
         doc = OperatorDoc(path=rel, kind=ROW_TEXT_KIND, language=_language(answer.prose), raw=answer.prose)
         return _unit(source, rel, answer.code, op_name, doc=doc if answer.prose else None)
-    return _unit(source, rel, text, path.stem)
+    doc = docs.for_entry(rel, operator_folder_of(rel)) if docs is not None else None
+    return _unit(source, rel, text, path.stem, doc=doc)
+
+
+def doc_finder(root: Path) -> DocFinder:
+    """The operator documentation of the files under `root`, read inside it only."""
+
+    def list_dir(rel: str) -> list[str]:
+        try:
+            return sorted(p.name for p in (root / rel).iterdir() if p.is_file())
+        except OSError:
+            return []
+
+    return DocFinder(list_dir, lambda rel: read_inside(root, rel))
 
 
 def _is_workspace(path: Path) -> bool:
@@ -853,7 +871,8 @@ def read_shard(
 
     if shard.kind == "files":
         root = Path(shard.path)
-        yield [file_unit(shard.name, root, Path(f)) for f in shard.files]
+        docs = doc_finder(root)
+        yield [file_unit(shard.name, root, Path(f), docs) for f in shard.files]
     elif shard.kind == "units":
         path = Path(shard.path)
         if path.is_dir():

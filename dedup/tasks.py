@@ -82,7 +82,7 @@ from schemas.taskops import (
     text_words,
     torch_ops,
 )
-from schemas.tasks import ROW_TEXT_KIND, CandidateFacts, TaskMatch, TaskSignature
+from schemas.tasks import CandidateFacts, TaskMatch, TaskSignature
 
 # A unit is read as its own files (the entry file and the headers of its operator directory)
 # plus its host code (op definition, tiling), each cut to this many characters. Library headers
@@ -1587,10 +1587,13 @@ def _does_more_than(index: TaskIndex, t: int, present: set[str], inferred: set[s
 
 
 def unit_prose(unit: KernelUnit) -> str:
-    """The text a table row states its task in, carried beside its code (`curate.sources`), or
-    "" for a unit read from code."""
+    """The text a unit states its task in: a table row's text, carried beside its code
+    (`curate.sources`), or its operator's own documentation (README, docs/*.md: "y = x / mean(|x|,
+    axis=1)"), "" when it has none. Read only for words and numbers: every op a task requires must
+    still be in the code. Fresh op trees (oplib) read as units, renamed: 129 / 29 -> 137 / 25
+    right / wrong (README)."""
     doc = unit.doc
-    return doc.raw if doc is not None and doc.kind == ROW_TEXT_KIND else ""
+    return doc.raw if doc is not None else ""
 
 
 def unit_document(unit: KernelUnit) -> str:
@@ -1663,7 +1666,8 @@ def operator_documents(units: Sequence[KernelUnit]) -> list[tuple[int, str, tupl
         rest = [u for u in members if u not in kernels]
         kernel, host = _joined(units[u].code for u in kernels), _joined(units[u].code for u in rest)
         names = tuple(dict.fromkeys(units[u].op_name for u in members))
-        documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, ""))
+        prose = next((text for u in members if (text := unit_prose(units[u]))), "")  # the folder's README
+        documents.append((kernels[0], f"{kernel}\n{host}" if host else kernel, names, prose))
     return documents
 
 

@@ -217,3 +217,23 @@ extern "C" __global__ __aicore__ void op_zulu(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
         "conv_transpose3d_sum"
     )
     assert match_document('TORCH_CHECK(x.dim() == 4, "NCHW");\n' + body, index)[0] is None
+
+
+def test_an_operator_folders_readme_is_read_beside_its_code_as_the_audit_does(tmp_path) -> None:
+    # An op tree of a library, named in its writer's words: its README states the numbers that
+    # tell two sibling tasks apart; its code alone does not.
+    short = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\n")
+    long = _reference("        x = torch.tanh(x)", "\nbatch_size = 10\ndepth = 77\nwidth = 555\n")
+    index = _index({"conv2d_tanh_alpha": short, "conv2d_tanh_bravo": long})
+    tree = tmp_path / "squash_after_filter"
+    (tree / "op_kernel").mkdir(parents=True)
+    (tree / "op_kernel" / "squash_after_filter.cpp").write_text(_conv_kernel("  Tanh(y, acc, n);"))
+    (tree / "README.md").write_text(
+        "# SquashAfterFilter\n\nA conv2d then tanh; batch 10, depth 77, width 555.\n"
+    )
+    [units] = list(iter_corpus(str(tmp_path)))
+    assert "width 555" in unit_prose(units[0])
+    assert [_task(index, m) for m in match_units(units, index)] == ["conv2d_tanh_bravo"]
+    (tree / "README.md").unlink()
+    [units] = list(iter_corpus(str(tmp_path)))
+    assert unit_prose(units[0]) == "" and match_units(units, index) == []
