@@ -599,8 +599,8 @@ def file_unit(source: str, root: Path, path: Path, docs: DocFinder | None = None
         op_name = answer.op_name or path.stem.removesuffix("_cot")
         doc = OperatorDoc(path=rel, kind=ROW_TEXT_KIND, language=_language(answer.prose), raw=answer.prose)
         return _unit(source, rel, answer.code, op_name, doc=doc if answer.prose else None)
-    doc = docs.for_entry(rel, operator_folder_of(rel)) if docs is not None else None
-    return _unit(source, rel, text, path.stem, doc=doc)
+    readme = docs.for_entry(rel, operator_folder_of(rel)) if docs is not None else None
+    return _unit(source, rel, text, path.stem, doc=readme)
 
 
 def doc_finder(root: Path) -> DocFinder:
