@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parsers.docs import DocFinder, extracted
+from parsers.files import list_files
 from schemas.ascendc import operator_dir_of
 
 _ENTRY = re.compile(r"\b__global__\b|\bCATLASS_GLOBAL\b")
@@ -46,19 +47,13 @@ def operator_entries(root: Path) -> dict[str, str]:
 
 
 def coverage(root: Path) -> dict[str, object]:
-    def list_dir(rel: str) -> list[str]:
-        try:
-            return [p.name for p in (root / rel).iterdir() if p.is_file()]
-        except OSError:
-            return []
-
     def read(rel: str) -> str | None:
         try:
             return (root / rel).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError):
             return None
 
-    finder = DocFinder(list_dir, read)
+    finder = DocFinder(lambda rel: list_files(root, rel), read)
     ops = operator_entries(root)
     with_doc = full = 0
     missing: list[str] = []

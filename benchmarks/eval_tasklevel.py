@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from neutralise_names import neutralise, strip_comments  # noqa: E402
 
 from curate.judge import TaskJudge  # noqa: E402
-from curate.sources import doc_finder, saved_answer  # noqa: E402
+from curate.sources import saved_answer  # noqa: E402
 from curate.tasklevel import first_confirmed  # noqa: E402
 from dedup.names import op_name_key  # noqa: E402
 from dedup.tasks import (  # noqa: E402
@@ -53,6 +53,7 @@ from dedup.tasks import (  # noqa: E402
     operator_documents,
     task_index,
 )
+from parsers.docs import DocFinder  # noqa: E402
 from parsers.submission import read_submission  # noqa: E402
 from parsers.torchref import read_reference  # noqa: E402
 from schemas.records import KernelUnit  # noqa: E402
@@ -132,7 +133,7 @@ def solutions(args: argparse.Namespace) -> list[tuple[str, str, list[str], str]]
             if answer is not None:
                 rows.append((path.stem, answer.code, [path.stem, answer.op_name], answer.prose))
     for directory in args.trees:
-        docs = doc_finder(Path(directory))  # each tree's README, as `curate audit DIR` reads it
+        docs = DocFinder.inside(Path(directory))  # each tree's README, as `curate audit DIR` reads it
         for op_dir in sorted(p for p in Path(directory).iterdir() if p.is_dir()):
             files = [
                 f

@@ -31,7 +31,6 @@ from dedup.config import SHARD_ROWS
 from parsers.benchmark import ingest_benchmark
 from parsers.config import IngestConfig
 from parsers.docs import DocFinder
-from parsers.files import read_inside
 from parsers.provenance import provenance, without_credentials
 from parsers.submission import looks_like_submission, read_submission
 from parsers.units import SourceInfo
@@ -603,18 +602,6 @@ def file_unit(source: str, root: Path, path: Path, docs: DocFinder | None = None
     return _unit(source, rel, text, path.stem, doc=readme)
 
 
-def doc_finder(root: Path) -> DocFinder:
-    """The operator documentation of the files under `root`, read inside it only."""
-
-    def list_dir(rel: str) -> list[str]:
-        try:
-            return sorted(p.name for p in (root / rel).iterdir() if p.is_file())
-        except OSError:
-            return []
-
-    return DocFinder(list_dir, lambda rel: read_inside(root, rel))
-
-
 def _is_workspace(path: Path) -> bool:
     ws = Workspace(path)
     return ws.units.exists() or ws.benchmark.exists()
@@ -871,7 +858,7 @@ def read_shard(
 
     if shard.kind == "files":
         root = Path(shard.path)
-        docs = doc_finder(root)
+        docs = DocFinder.inside(root)
         yield [file_unit(shard.name, root, Path(f), docs) for f in shard.files]
     elif shard.kind == "units":
         path = Path(shard.path)

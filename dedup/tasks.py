@@ -1265,16 +1265,14 @@ def _sole_form(
     rows, renamed, 3 more right. Two tensors multiplied are as often a gate or a diagonal
     matmul (golden: 1 more wrong): those are left as they were."""
     options = [s for s in candidates if s.task in formed]
-    floor = STRUCTURE_FLOOR
-    if len(options) > 1 and len(stated.inputs) == 1:
-        options = candidates = [s for s in options if len(index.signatures[s.task].input_shapes) == 1]
+    rivals, floor = candidates, STRUCTURE_FLOOR
+    if len(options) > 1 and len(stated.inputs) == 1:  # only the forms of one tensor input compete
+        options = rivals = [s for s in options if len(index.signatures[s.task].input_shapes) == 1]
         floor = SOLE_FLOOR
     if len(options) != 1 or options[0].score < floor:
         return None
     sole = options[0]
-    return (
-        None if any(s is not sole and sole.score - s.score < RUNNER_UP_MARGIN for s in candidates) else sole
-    )
+    return None if any(s is not sole and sole.score - s.score < RUNNER_UP_MARGIN for s in rivals) else sole
 
 
 def _one_sibling(

@@ -16,7 +16,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 
+from parsers.files import list_files, read_inside
 from schemas import DocParam, OperatorDoc
 
 RAW_MAX_CHARS = 20_000
@@ -595,6 +597,11 @@ class DocFinder:
     list_dir: Callable[[str], list[str]]  # relative directory -> file names in it ([] if none)
     read: Callable[[str], str | None]
     cache: dict[str, OperatorDoc | None] = field(default_factory=dict)
+
+    @classmethod
+    def inside(cls, root: Path) -> DocFinder:
+        """The documentation of the files under `root`, every read inside it (`read_inside`)."""
+        return cls(lambda rel: list_files(root, rel), lambda rel: read_inside(root, rel))
 
     def candidates(self, directory: str) -> list[str]:
         names = set(self.list_dir(directory))

@@ -149,6 +149,14 @@ class Refusals:
 REFUSED = Refusals()
 
 
+def list_files(root: Path, rel: str) -> list[str]:
+    """The names of the regular files in `root/rel`, sorted ([] when it is not a directory)."""
+    try:
+        return sorted(p.name for p in (root / rel).iterdir() if p.is_file())
+    except OSError:
+        return []
+
+
 def read_inside(root: Path, rel: str, max_bytes: int = DEFAULT_MAX_READ) -> str | None:
     """The UTF-8 text of `root/rel`, or None when it is missing, unreadable, not text, too
     large, outside `root` once links are resolved, or not a regular file (the last two are

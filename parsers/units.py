@@ -14,7 +14,7 @@ from parsers import facts as text_facts
 from parsers.clang_frontend import ClangFacts, Entry, parse_unit
 from parsers.classify import category_and_level
 from parsers.docs import DocFinder
-from parsers.files import read_inside
+from parsers.files import list_files, read_inside
 from parsers.host import parse_op_def, tiling_function
 from parsers.library import UnitFiles, is_library_header, unit_files
 from parsers.licenses import LicenseFiles, unit_license
@@ -62,10 +62,7 @@ class RepoContext:
 
     def list_dir(self, rel: str) -> list[str]:
         """File names in a directory of the ingested tree ([] when it is not one)."""
-        try:
-            return sorted(p.name for p in (self.root / rel).iterdir() if p.is_file())
-        except OSError:
-            return []
+        return list_files(self.root, rel)
 
     def doc_finder(self) -> DocFinder:
         if self.docs is None:
