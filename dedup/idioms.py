@@ -35,6 +35,13 @@ _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 # (Spaces around the template arguments are bounded: unbounded on both sides of an optional group,
 # one call name before 100 KB of spaces took 18 s.)
 _CALL = r"\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\("
+# an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
+INDEX_INPUT = re.compile(
+    r'(?:GM_ADDR|Input\("|"name"\s{0,8}:\s{0,8}"|Tensor\s{0,8}&)\s{0,8}\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
+)
+# An index tensor's element (`indices[i]`, `idx[b][j]`, `index[r, k]`) and the name it goes by.
+_INDEX_TENSOR = r"\b\w{0,16}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds)\b"
+_INDEXED = rf"{_INDEX_TENSOR}\s{{0,4}}\[[^\[\]=;\n]{{1,40}}\](?:\s{{0,4}}\[[^\[\]=;\n]{{1,40}}\])?"
 _STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
 # the next call of a chain: a barrier at most between, and a line's comment after each statement
 _COMMENT_TAIL = r"(?://[^\n]{0,200}\n\s{0,64})?"
@@ -365,6 +372,22 @@ IDIOMS: tuple[Idiom, ...] = (
         r"(?!\s*\w{1,64}\s*(?:\[|\.GetValue\()[^:;\n]{0,64}:\s*\w{1,64}\s*(?:\[|\.GetValue\())))",
         lead=r"[mM]ask",
     ),
+    # A write through an index tensor, as a row's formula or its code says it (`y[indices[i], :]
+    # += values[i, :]`, `out[idx[j]] = v[j]`): a scatter, whose renamed row (an index copy, an
+    # index add, an in-place update) keeps no op word. A read through one is a gather
+    # (`y[i] = x[idx[i]]`). Each behind an index tensor the row is given (`INDEX_INPUT`).
+    _idiom(
+        "scatter",
+        "[",
+        rf"\b\w{{1,32}}\[\s{{0,4}}{_INDEXED}\s{{0,4}}(?:,\s{{0,4}}:\s{{0,4}})?\]\s{{0,4}}\+?=(?!=)",
+        lead=INDEX_INPUT.pattern,
+    ),
+    _idiom(
+        "gather",
+        "[",
+        rf"(?<![=!<>])=\s{{0,4}}\w{{1,32}}\[\s{{0,4}}(?:\w{{1,16}},\s{{0,4}})?{_INDEXED}\s{{0,4}}(?:,\s{{0,4}}:\s{{0,4}})?\]",
+        lead=INDEX_INPUT.pattern,
+    ),
     # AscendC's bitwise `And` over a destination, two sources and a count: a logical and of
     # boolean tensors, read as bytes or halves (its name is an English word, never read as an op)
     _idiom(
@@ -573,9 +596,9 @@ IDIOMS: tuple[Idiom, ...] = (
 # Shapes of strong ops a renamed row may show with no strong op word left in it: the pre-test of
 # `dedup.tasks` lets a row that has one through (an Adam step's second decay rate, a variance from
 # the moments of a batch or an instance norm, AscendC's `And` of a logical and); each behind a
-# literal the row must hold.
-_UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}|\bAnd{_CALL}")
-_UNWORDED_SCREENS = ("eta2", "eta_2", "ean", "And")
+# literal the row must hold; and a write or a read through an index tensor (a scatter, a gather).
+_UNWORDED = re.compile(rf"\b[bB]eta_?2\b|{_MOMENTS_LEAD}|\bAnd{_CALL}|{_INDEXED}")
+_UNWORDED_SCREENS = ("eta2", "eta_2", "ean", "And", "dx[", "ndex[", "ndices[")
 
 
 def may_show_unworded(code: str) -> bool:

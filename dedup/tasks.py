@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from dedup.idioms import handwritten_ops, may_show_unworded
+from dedup.idioms import INDEX_INPUT, handwritten_ops, may_show_unworded
 from dedup.names import op_name_key
 from dedup.structure import (
     STRUCTURE_FLOOR,
@@ -167,10 +167,6 @@ _LAYER_LIST = re.compile(
     r"\s{0,8}&?\s{0,8}\w{1,64}\s{0,8}[,)=]"
 )
 _LAYERED = frozenset({"lstm", "gru", "rnn"})
-# an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
-_INDEX_INPUT = re.compile(
-    r'(?:GM_ADDR|Input\("|"name"\s{0,8}:\s{0,8}"|Tensor\s{0,8}&)\s{0,8}\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
-)
 # A header a file includes (`#include "lib/matmul_intf.h"`, part of many kernels' boilerplate)
 # is not a computation it does.
 _INCLUDE_LINE = re.compile(r"^[ \t]{0,64}#[ \t]{0,64}include\b[^\n]*", re.M)
@@ -311,6 +307,12 @@ def candidate_facts(
                 # it claims no single-op task: a mean reduction, an RMS norm's or a loss's mean
                 # had tied with the three average pools.
                 facts.incidental.append(op)
+    # An index copy or add is a scatter of rows, an index select a gather of columns: a renamed
+    # row of one shows the scatter or gather it does, and the task's own word is gone.
+    for op, done_as in _INDEX_DONE_AS.items():
+        if done_as in facts.ops and op not in facts.ops:
+            facts.ops[op] = facts.ops[done_as]
+            facts.inferred.append(op)
     facts.dims = sorted({int(a or b) for a, b in _RANK_WORD.findall(code)}) or _checked_rank(code)
     _transposed_flag(code, facts)
     facts.constructors = model_constructors(code)
@@ -335,6 +337,9 @@ _PRODUCT_BUFFER = re.compile(
 COLLECTIVE_STEPS = frozenset({"gather", "scatter"})  # what a collective's words name in its trade
 
 
+_INDEX_DONE_AS = {"index_copy": "scatter", "index_add": "scatter", "index_select": "gather"}
+
+
 def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     """Op words that name something else in a document's trade. In a document that does
     collective communication, "gather" and "scatter" are its collectives' steps
@@ -349,7 +354,7 @@ def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
     # upsample's columns); torch's gather reads an index tensor the row is given. Fresh rows: a
     # cumsum, an exclusive cumsum and a nearest upsample had tied with `gather` for their Gather.
     # Its `Scatter` likewise writes lanes to offsets it computes (a tridiagonal solver's frames).
-    if ("gather" in facts.ops or "scatter" in facts.ops) and not _INDEX_INPUT.search(code):
+    if ("gather" in facts.ops or "scatter" in facts.ops) and not INDEX_INPUT.search(code):
         facts.ops.pop("gather", None)
         facts.ops.pop("scatter", None)
     # A Fourier transform is matrix products (a DFT matrix, its twiddle factors), and no
@@ -1327,13 +1332,18 @@ def _sibling_apart(index: TaskIndex, near: list[SemanticScore], code: str) -> Se
 
 
 def _strong_siblings(index: TaskIndex, scored: list[SemanticScore]) -> bool:
-    """Whether the tasks require the same ops, strong ones only (siblings of one computation)."""
-    required = index.required[scored[0].task]
+    """Whether the tasks require the same ops, strong ones only (siblings of one computation);
+    an index copy or add requires the scatter it is done as, an index select the gather."""
+    required = _done_as(index.required[scored[0].task])
     return (
         bool(required)
         and all(strength(op) == STRONG for op in required)
-        and all(index.required[s.task] == required for s in scored)
+        and all(_done_as(index.required[s.task]) == required for s in scored)
     )
+
+
+def _done_as(required: frozenset[str]) -> frozenset[str]:
+    return frozenset(_INDEX_DONE_AS.get(op, op) for op in required)
 
 
 def _tied_match(index: TaskIndex, tied: list[SemanticScore], judged: list[TaskMatch]) -> TaskMatch:

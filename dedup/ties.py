@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from dedup.idioms import INDEX_INPUT
 from schemas.taskops import (
     NAME_STOP_WORDS,
     module_constructors,
@@ -83,6 +84,8 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
     kinds = declared_kinds(module_constructors(code).values())
     pinned = pinned_equal(code)
     one_extent = one_kernel_extent(code)
+    accumulates = adds_through_an_index(code)
+    rank = index_rank(code)
     # siblings that do the same ops in another order (`conv2d_hard_swish_relu` / `_relu_hard_swish`)
     orders = {tuple(name_ops(index.signatures[t].task)) for t in tied}
     permuted = len(orders) > 1 and len({frozenset(order) for order in orders}) == 1
@@ -105,11 +108,47 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         ),
         lambda sig: bool(sig.input_dims) and states_shape(code, sig.input_dims[0]),
         lambda sig: permuted and in_the_order_named(name_ops(sig.task), named),
+        lambda sig: accumulates is not None and _adds_through_an_index(sig) == accumulates,
+        lambda sig: rank is not None and any(len(shape) == 1 for shape in sig.input_shapes) == (rank == 1),
     ]
     for agrees in agreements:
         kept = [t for t in tied if agrees(index.signatures[t])]
         tied = kept or tied
     return tied
+
+
+# A value added where an index points, not stored there (`index_add`, `scatter_add` against
+# `index_copy`, `scatter`): an atomic add into the output, `y[idx[i]] += v`, a read-modify-write
+# of one element, or AscendC's vector `Add` into a row it fetched.
+_ADDED_THROUGH_AN_INDEX = re.compile(
+    r"\bSetAtomicAdd\b|\bAtomicAdd\b|\]\s{0,4}\+=|\.SetValue\([^;]{1,80}\.GetValue\([^;]{1,80}\)\s{0,4}\+|\bAdd\s{0,4}\("
+)
+_INDEX_WRITES = frozenset({"scatter", "index_add", "index_copy"})
+
+
+def adds_through_an_index(code: str) -> bool | None:
+    """Whether a row that writes through an index adds there (None: it shows no index input)."""
+    if INDEX_INPUT.search(code) is None:
+        return None
+    return _ADDED_THROUGH_AN_INDEX.search(code) is not None
+
+
+# The rank a row checks its index tensor has, or the second extent it reads of it
+# (`indices.dim() == 1`, `index.size(1)`): an index copy's indices are a list of rows, a
+# scatter's a matrix of positions.
+_INDEX_RANK = re.compile(
+    r"\b\w{0,16}(?:[iI]dx|[iI]ndex|[iI]ndices)\w{0,8}\s{0,4}\.\s{0,4}"
+    r"(?:dim\(\)\s{0,4}(?:==|!=)\s{0,4}(?P<rank>[1-4])\b|(?P<second>size\(\s{0,4}1\s{0,4}\)|sizes\(\)\[1\]))"
+)
+
+
+def index_rank(code: str) -> int | None:
+    ranks = {int(m["rank"]) if m["rank"] else 2 for m in _INDEX_RANK.finditer(code)}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
+def _adds_through_an_index(sig: TaskSignature) -> bool:
+    return bool(_INDEX_WRITES & set(name_ops(sig.task))) and "add" in split_identifier(sig.task)
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w{2,63}")

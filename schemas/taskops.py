@@ -421,6 +421,10 @@ IMPLEMENTED_WITH: dict[str, tuple[str, ...]] = {
     "grid_sample": ("interpolate",),
     "cumprod": ("prod",),  # a running product: "the product of the elements so far"
     "masked_fill": ("where",),  # a select of a scalar where the mask is set
+    # an index copy or add writes rows through an index (a scatter), an index select reads them
+    "index_copy": ("scatter",),
+    "index_add": ("scatter",),
+    "index_select": ("gather",),
     # the extreme, and the select (`where`) that keeps its position
     "argmax": ("max", "where"),
     "argmin": ("min", "where"),
