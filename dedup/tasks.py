@@ -44,7 +44,7 @@ from dedup.structure import (
     task_structures,
     uniquely_fitting,
 )
-from dedup.ties import call_named_apart, parameter_key, settle_tie, structurally_apart
+from dedup.ties import call_named_apart, of_the_ranks_checked, parameter_key, settle_tie, structurally_apart
 from dedup.weak_tasks import (
     ARITHMETIC,
     CALL_OPENING,
@@ -984,7 +984,7 @@ def match_document(
         if best is None:
             best, basis = _sole_explanation(index, candidates, facts), "one explanation"
         if best is None:
-            best, basis = _sole_form(index, candidates, formed, _stated_definition(code)), "form"
+            best, basis = _sole_form(index, candidates, formed, _stated_definition(code), code), "form"
     judged = []
     if index.judge_candidates:
         judged = _judge_candidates(index, facts, words, numbers, best.task if best else -1, fits)
@@ -1259,7 +1259,7 @@ def _sole_explanation(
 
 
 def _sole_form(
-    index: TaskIndex, candidates: list[SemanticScore], formed: set[int], stated: CandidateFacts
+    index: TaskIndex, candidates: list[SemanticScore], formed: set[int], stated: CandidateFacts, code: str
 ) -> SemanticScore | None:
     """The one task a kernel's form claims (`_weak_form_tasks`: a reduction it performs and
     nothing else), when no other candidate scores within RUNNER_UP_MARGIN of it and it scores
@@ -1271,6 +1271,10 @@ def _sole_form(
     matmul (golden: 1 more wrong): those are left as they were."""
     options = [s for s in candidates if s.task in formed]
     rivals, floor = candidates, STRUCTURE_FLOOR
+    if len(options) > 1:  # a form whose inputs are not of the ranks the row checks does not compete
+        kept = of_the_ranks_checked(index, [s.task for s in options], code)
+        rivals = [s for s in candidates if s.task in kept or s.task not in formed]
+        options = [s for s in options if s.task in kept]
     if len(options) > 1 and len(stated.inputs) == 1:  # only the forms of one tensor input compete
         options = rivals = [s for s in options if len(index.signatures[s.task].input_shapes) == 1]
         floor = SOLE_FLOOR

@@ -147,6 +147,22 @@ def index_rank(code: str) -> int | None:
     return ranks.pop() if len(ranks) == 1 else None
 
 
+# A tensor's rank a row checks (`x.dim() == 4`, `GetDimNum() != 4`): a bias added to a plane of
+# channels takes a 4-D input, one added to a matrix a 2-D one.
+_RANK_CHECK = re.compile(r"(?:\.dim\(\)|\.ndim\b|GetDimNum\(\))\s{0,4}[!=]=\s{0,4}([1-6])(?!\d)")
+
+
+def checked_ranks(code: str) -> set[int]:
+    return {int(n) for n in _RANK_CHECK.findall(code)} if "im" in code else set()
+
+
+def of_the_ranks_checked(index: TaskIndex, tied: list[int], code: str) -> list[int]:
+    """The tied tasks that take tensors of every rank the row checks, all where none does."""
+    ranks = checked_ranks(code)
+    kept = [t for t in tied if ranks and ranks <= {len(shape) for shape in index.signatures[t].input_shapes}]
+    return kept or tied
+
+
 def _adds_through_an_index(sig: TaskSignature) -> bool:
     return bool(_INDEX_WRITES & set(name_ops(sig.task))) and "add" in split_identifier(sig.task)
 

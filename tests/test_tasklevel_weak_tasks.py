@@ -292,3 +292,30 @@ def test_a_running_sum_read_value_by_value_is_a_performed_reduction() -> None:
         and match is not None
         and match.basis == "form"
     )
+
+
+def _bias_add(view: str, x_shape: str, bias_shape: str) -> str:
+    return f"""import torch
+class Model(torch.nn.Module):
+    def forward(self, x, bias):
+        return x + bias{view}
+
+def get_inputs():
+    return [torch.rand({x_shape}), torch.rand({bias_shape})]
+"""
+
+
+def test_the_rank_a_row_checks_its_input_has_places_it_on_the_one_form_taking_that_rank() -> None:
+    # Both tasks add a bias; a renamed row adds it with `Adds`, one channel at a time. The rank it
+    # checks its input has (`x.dim() == 4`) is the task whose input is a plane of channels.
+    index = _index(
+        {
+            "add_bias_broadcast": _bias_add("", "4, 2048", "2048"),
+            "add_bias_four_dim_broadcast": _bias_add(".view(1, -1, 1, 1)", "8, 64, 16, 16", "64"),
+        }
+    )
+    row = _kernel("  // add this channel's bias to its plane\n  AscendC::Adds(yLocal, xLocal, biasValue, n);")
+    assert match_document(row, index)[0] is None  # neither's words, both forms: no placement
+    for rank, task in ((4, "add_bias_four_dim_broadcast"), (2, "add_bias_broadcast")):
+        match, _ = match_document(row + f'\nTORCH_CHECK(x.dim() == {rank}, "x: rank {rank}");\n', index)
+        assert _task(index, match) == task and match is not None and match.basis == "form"
