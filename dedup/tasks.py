@@ -65,6 +65,7 @@ from schemas.taskops import (
     COLLECTIVES,
     COMPOSITES,
     GENERIC,
+    IMPLEMENTED_WITH,
     NAME_STOP_WORDS,
     NOT_COMPUTATIONS,
     STRONG,
@@ -337,7 +338,8 @@ _PRODUCT_BUFFER = re.compile(
 COLLECTIVE_STEPS = frozenset({"gather", "scatter"})  # what a collective's words name in its trade
 
 
-_INDEX_DONE_AS = {"index_copy": "scatter", "index_add": "scatter", "index_select": "gather"}
+# The index tasks done as a scatter or a gather (`IMPLEMENTED_WITH`), each with the one it is done as.
+_INDEX_DONE_AS = {op: IMPLEMENTED_WITH[op][0] for op in ("index_copy", "index_add", "index_select")}
 
 
 def _drop_words_of_other_trades(facts: CandidateFacts, code: str) -> None:
@@ -1268,7 +1270,9 @@ def _sole_form(
     tensor input (and a scalar attribute: `Muls`) places the one task of one tensor input
     (`matrix_scalar_multiplication`, not `elmentwise_mul_broadcast`) from SOLE_FLOOR: fresh
     rows, renamed, 3 more right. Two tensors multiplied are as often a gate or a diagonal
-    matmul (golden: 1 more wrong): those are left as they were."""
+    matmul (golden: 1 more wrong): those are left as they were. Before that, a form whose inputs
+    are not of the ranks the row checks (`x.dim() == 4`: a bias added to planes of channels, not
+    to a matrix) does not compete (`dedup.ties.of_the_ranks_checked`; fresh rows +1 right)."""
     options = [s for s in candidates if s.task in formed]
     rivals, floor = candidates, STRUCTURE_FLOOR
     if len(options) > 1:  # a form whose inputs are not of the ranks the row checks does not compete

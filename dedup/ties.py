@@ -108,7 +108,7 @@ def structurally_apart(index: TaskIndex, tied: list[int], code: str, stated: Can
         ),
         lambda sig: bool(sig.input_dims) and states_shape(code, sig.input_dims[0]),
         lambda sig: permuted and in_the_order_named(name_ops(sig.task), named),
-        lambda sig: accumulates is not None and _adds_through_an_index(sig) == accumulates,
+        lambda sig: accumulates is not None and _task_adds_through_its_index(sig) == accumulates,
         lambda sig: rank is not None and any(len(shape) == 1 for shape in sig.input_shapes) == (rank == 1),
     ]
     for agrees in agreements:
@@ -163,7 +163,7 @@ def of_the_ranks_checked(index: TaskIndex, tied: list[int], code: str) -> list[i
     return kept or tied
 
 
-def _adds_through_an_index(sig: TaskSignature) -> bool:
+def _task_adds_through_its_index(sig: TaskSignature) -> bool:
     return bool(_INDEX_WRITES & set(name_ops(sig.task))) and "add" in split_identifier(sig.task)
 
 
