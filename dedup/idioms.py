@@ -35,12 +35,14 @@ _NAME = r"\b(?=\w{1,64}\b)\w*?"  # the start of a word of at most 64 characters
 # (Spaces around the template arguments are bounded: unbounded on both sides of an optional group,
 # one call name before 100 KB of spaces took 18 s.)
 _CALL = r"\s{0,8}(?:<[^<>;]{0,64}>)?\s{0,8}\("
+# The words an index tensor is named by (`indices`, `gatherIdx`, `token_ids`).
+_INDEX_WORD = r"(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds)"
 # an index tensor given to the kernel: a kernel parameter, an op input or a host tensor so named
 INDEX_INPUT = re.compile(
-    r'(?:GM_ADDR|Input\("|"name"\s{0,8}:\s{0,8}"|Tensor\s{0,8}&)\s{0,8}\w{0,32}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds|INDEX|IDX)\w{0,16}\b'
+    rf'(?:GM_ADDR|Input\("|"name"\s{{0,8}}:\s{{0,8}}"|Tensor\s{{0,8}}&)\s{{0,8}}\w{{0,32}}(?:{_INDEX_WORD}|INDEX|IDX)\w{{0,16}}\b'
 )
 # An index tensor's element (`indices[i]`, `idx[b][j]`, `index[r, k]`) and the name it goes by.
-_INDEX_TENSOR = r"\b\w{0,16}(?:[iI]ndex|[iI]ndices|[iI]dx|[iI]ds)\b"
+_INDEX_TENSOR = rf"\b\w{{0,16}}{_INDEX_WORD}\b"
 _INDEXED = rf"{_INDEX_TENSOR}\s{{0,4}}\[[^\[\]=;\n]{{1,40}}\](?:\s{{0,4}}\[[^\[\]=;\n]{{1,40}}\])?"
 _STEPS = r"(?:[^;]{0,200};){0,2}?[^;]{0,200}?\b"
 # the next call of a chain: a barrier at most between, and a line's comment after each statement
